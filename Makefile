@@ -1,0 +1,31 @@
+# Each target sets up its own virtual environment, from nothing but Python 3.11+.
+PYTHON ?= python3
+VENV ?= .venv
+# A CPU build of torch: on a machine without a GPU an unpinned torch pulls several GB of CUDA.
+TORCH ?= torch==2.13.0
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.ecwidth-installed
+export HF_HUB_OFFLINE := 1
+
+.PHONY: setup survey test tables bench kernel
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit("ecwidth needs Python 3.11 or newer" if sys.version_info < (3, 11) else 0)'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet "$(TORCH)"
+	$(BIN)/python -m pip install --quiet -e ".[notebook,test]"
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# The main job: survey every catalog model on this machine (CPU by default).
+survey: $(STAMP)
+	$(BIN)/ecwidth survey -o build/survey
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+# Regenerate the committed survey tables in tables/.
+tables: $(STAMP)
+	$(BIN)/ecwidth survey -o tables

@@ -1,0 +1,59 @@
+"""Published multimodal architectures, shipped as package data.
+
+Each ``<name>.json`` holds the architecture fields of one published
+``config.json`` and says where the values come from. Defaults of transformers
+config classes are not published models and never appear here.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from ecwidth.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    """One published model: short name, hub id, provenance, raw config dict."""
+
+    name: str
+    hf_id: str
+    source: str
+    config: dict[str, Any]
+
+
+@cache
+def _entries() -> dict[str, CatalogEntry]:
+    entries = {}
+    for path in resources.files(__name__).iterdir():
+        if path.name.endswith(".json"):
+            data = json.loads(path.read_text())
+            entries[data["name"]] = CatalogEntry(data["name"], data["hf_id"], data["source"], data["config"])
+    return entries
+
+
+def catalog_names() -> list[str]:
+    """Short names of every catalog model, sorted."""
+    return sorted(_entries())
+
+
+def catalog_entry(name: str) -> CatalogEntry:
+    """The catalog entry called ``name``.
+
+    Raises:
+        ConfigError: No such model; suggests close names and lists the catalog.
+    """
+    entries = _entries()
+    if name not in entries:
+        close = difflib.get_close_matches(name, entries, n=3)
+        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        raise ConfigError(
+            f"no catalog model named {name!r}.{hint} Run `ecwidth models` for the list, "
+            "or pass --config PATH to a config.json."
+        )
+    return entries[name]

@@ -1,0 +1,45 @@
+"""Errors ecwidth raises.
+
+Every error is a ``ValueError`` subclass so that callers who only know the
+serving engine's contract (``ValueError`` on a bad width) keep working.
+"""
+
+
+class EcwidthError(ValueError):
+    """Base class of every error ecwidth raises on purpose."""
+
+
+class NoEncoderError(EcwidthError):
+    """No rank reported a width: the model encoded no dummy input."""
+
+
+class WidthDisagreementError(EcwidthError):
+    """Two ranks reported different widths for the same model."""
+
+
+class MalformedReportError(EcwidthError):
+    """A rank's report is not a ``{str: positive int}`` mapping."""
+
+
+class MissingWidthError(EcwidthError):
+    """A width was asked for a modality that was not measured."""
+
+
+class UnknownModelTypeError(EcwidthError):
+    """No family adapter is registered for a config's ``model_type``."""
+
+
+class ConfigError(EcwidthError):
+    """A config cannot be read, or lacks a field the family needs."""
+
+
+class RemoteCodeError(ConfigError):
+    """A config asks for remote code and the user did not allow it."""
+
+
+class EncodeError(EcwidthError):
+    """The encoder raised or ran out of memory while encoding a dummy item."""
+
+
+class TableError(EcwidthError):
+    """A width table file is malformed, or two tables conflict."""

@@ -1,0 +1,70 @@
+"""Reconcile per-rank width reports and look widths up, as serving engines do.
+
+A producer measures on every worker; ranks without an encoder report ``{}``.
+The reports that remain must agree exactly, or transfers would be sized
+differently depending on which rank answered.
+"""
+
+from collections.abc import Mapping, Sequence
+
+from ecwidth.errors import MalformedReportError, MissingWidthError, NoEncoderError, WidthDisagreementError
+
+
+def _check_report(rank: int, report: object) -> None:
+    if not isinstance(report, Mapping):
+        raise MalformedReportError(
+            f"rank {rank} reported {report!r}: a report must be a mapping of modality name to width"
+        )
+    for modality, width in report.items():
+        if not isinstance(modality, str):
+            raise MalformedReportError(
+                f"rank {rank} reported modality {modality!r} of type {type(modality).__name__}: "
+                "modalities must be strings such as 'image'"
+            )
+        if isinstance(width, bool) or not isinstance(width, int) or width <= 0:
+            raise MalformedReportError(
+                f"rank {rank} reported width {width!r} for {modality!r}: a width must be a positive int"
+            )
+
+
+def reconcile(reports: Sequence[Mapping[str, int]]) -> dict[str, int]:
+    """Agree on one ``{modality: width}`` mapping from per-rank reports in rank order.
+
+    Empty reports (ranks with no encoder) are dropped; the rest must be equal.
+
+    Raises:
+        MalformedReportError: A report is not a mapping of str to positive int; names the rank.
+        NoEncoderError: Every report is empty ("could not measure").
+        WidthDisagreementError: Two non-empty reports differ ("disagree"); names every rank.
+    """
+    for rank, report in enumerate(reports):
+        _check_report(rank, report)
+    measured = [(rank, dict(report)) for rank, report in enumerate(reports) if report]
+    if not measured:
+        raise NoEncoderError(
+            f"could not measure the encoder output width: none of the {len(reports)} rank(s) "
+            "encoded a dummy multimodal input. Check that the model has a multimodal encoder "
+            "and that the first pipeline stage holds it."
+        )
+    first = measured[0][1]
+    if any(report != first for _, report in measured):
+        by_rank = "; ".join(f"rank {rank}: {report}" for rank, report in enumerate(reports))
+        raise WidthDisagreementError(
+            f"ranks disagree on the encoder output widths ({by_rank}). "
+            "Every rank must build the same architecture; check each rank's config."
+        )
+    return first
+
+
+def get_width(widths: Mapping[str, int], modality: str) -> int:
+    """Width of one modality from a reconciled mapping.
+
+    Raises:
+        MissingWidthError: ``modality`` was not measured; names it and lists the measured ones.
+    """
+    if modality not in widths:
+        raise MissingWidthError(
+            f"no encoder output width was measured for modality {modality!r}; "
+            f"measured: {sorted(widths)}"
+        )
+    return widths[modality]

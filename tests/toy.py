@@ -1,0 +1,65 @@
+"""A documented fake family: a toy encoder with a DeepStack-style concat.
+
+It exercises ``measure_widths`` and the adapter interface without
+transformers. The toy image path runs ``levels`` intermediate layers, projects
+each, and ships ``[main, level_1, ..., level_n]`` concatenated on the last dim,
+as DeepStack producers do; its audio path is not packed.
+"""
+
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+from ecwidth.adapter import FamilyAdapter, register
+
+
+@dataclass
+class ToyConfig:
+    model_type: str = "ecwidth_toy"
+    patch_dim: int = 12
+    hidden: int = 16
+    out: int = 8
+    levels: int = 2
+    modalities: tuple[str, ...] = ("image", "audio")
+
+
+class ToyEncoder(nn.Module):
+    def __init__(self, config: ToyConfig, *, with_encoder: bool = True):
+        super().__init__()
+        self.config = config
+        self.input_modalities = (*config.modalities, "text")
+        if with_encoder:
+            self.tower = nn.ModuleList(
+                [nn.Linear(config.patch_dim, config.hidden)]
+                + [nn.Linear(config.hidden, config.hidden) for _ in range(config.levels)]
+            )
+            self.merger = nn.Linear(config.hidden, config.out)
+            self.level_mergers = nn.ModuleList(nn.Linear(config.hidden, config.out) for _ in range(config.levels))
+        else:  # a pipeline stage that holds only language-model layers
+            self.tower = None
+
+
+@register
+class ToyAdapter(FamilyAdapter):
+    model_types = ("ecwidth_toy",)
+    encoder_attributes = ("tower",)
+
+    def config_modalities(self, config):
+        return config.modalities
+
+    def predict(self, config):
+        return {m: config.out * (1 + config.levels) if m == "image" else config.out for m in config.modalities}
+
+    def dummy_item(self, model, modality, size, *, max_tokens=None):
+        tokens = 1 if size == "minimal" else 64
+        return {"patches": torch.randn(tokens, model.config.patch_dim)}
+
+    def encode(self, model, modality, item):
+        hidden = model.tower[0](item["patches"])
+        levels = []
+        for layer, merger in zip(model.tower[1:], model.level_mergers):
+            hidden = layer(hidden)
+            levels.append(merger(hidden))
+        main = model.merger(hidden)
+        return torch.cat([main, *levels], dim=-1) if modality == "image" else main
