@@ -23,6 +23,7 @@ from ecwidth.errors import (
 from ecwidth.measure import MeasureResult, WidthMismatchWarning, measure, measure_widths
 from ecwidth.predict import predict_widths
 from ecwidth.reconcile import get_width, reconcile
+from ecwidth.table import WidthRow, WidthTable
 
 try:
     __version__ = version("ecwidth")
@@ -42,6 +43,8 @@ __all__ = [
     "UnknownModelTypeError",
     "WidthDisagreementError",
     "WidthMismatchWarning",
+    "WidthRow",
+    "WidthTable",
     "get_width",
     "measure",
     "measure_widths",

@@ -1,0 +1,5 @@
+"""``python -m ecwidth``: the ``ecwidth`` command."""
+
+from ecwidth.cli import main
+
+raise SystemExit(main())

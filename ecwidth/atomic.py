@@ -1,0 +1,43 @@
+"""Replace a file's content all at once, or not at all.
+
+Width tables are committed results and producer configs are read by serving
+engines; a crash or a full disk halfway through a write must never leave a
+truncated file where a good one was.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file and ``os.replace``.
+
+    The temporary file lives in the same directory (so the rename never
+    crosses filesystems) and is flushed and fsynced before it replaces
+    ``path``. The parent directory is created if missing. The new file gets
+    the usual permissions for the process umask.
+
+    Raises:
+        OSError: The directory or file cannot be written. The temporary file
+            is removed and whatever was at ``path`` is left untouched.
+        UnicodeEncodeError: ``text`` cannot be encoded; nothing is touched.
+    """
+    path = Path(path)
+    data = text.encode("utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    created = False
+    try:
+        with open(tmp, "xb") as handle:
+            created = True
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if created:
+            tmp.unlink(missing_ok=True)
+        raise

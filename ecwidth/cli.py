@@ -1,0 +1,230 @@
+"""The ``ecwidth`` command.
+
+One ``_cmd_<name>`` function per subcommand, registered in ``build_parser``.
+Bad input (a malformed table, an unknown model, an unwritable output path) is
+an ``ecwidth: error:`` line and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from collections.abc import Sequence
+
+from ecwidth.atomic import write_text_atomic
+from ecwidth.errors import EcwidthError
+from ecwidth.table import WidthTable
+
+EXPORT_FORMATS = ("producer-json", "csv", "md")
+DEVICES = ("auto", "cpu", "cuda")
+DTYPES = ("auto", "bfloat16", "float16", "float32")
+
+
+def _cmd_lookup(args: argparse.Namespace) -> int:
+    """Print one modality's width, as a bare int for scripts."""
+    print(WidthTable.read(args.table).width(args.model, args.modality))
+    return 0
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    """Print or write a producer config, or the table (or one model's rows) as CSV or Markdown.
+
+    Raises:
+        EcwidthError: ``producer-json`` without ``--model``, or a table error.
+        OSError: ``--output`` cannot be written.
+    """
+    table = WidthTable.read(args.table)
+    if args.format == "producer-json":
+        if args.model is None:
+            raise EcwidthError("--format producer-json needs --model: a producer config is sized for one model")
+        text = json.dumps(table.producer_config(args.model), indent=2) + "\n"
+    else:
+        selected = table if args.model is None else table.for_model(args.model)
+        text = selected.render_csv() if args.format == "csv" else selected.render_markdown()
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        write_text_atomic(args.output, text)
+    return 0
+
+
+def _model_argument(args: argparse.Namespace) -> str:
+    return args.model if args.model is not None else args.config
+
+
+def _print_warnings(caught: list[warnings.WarningMessage]) -> None:
+    for warning in caught:
+        print(f"ecwidth: warning: {warning.message}", file=sys.stderr)
+
+
+def _cmd_measure(args: argparse.Namespace) -> int:
+    """Build one model's encoder from its config and print the measured widths.
+
+    Raises:
+        EcwidthError: The config cannot be used, the model has no multimodal encoder,
+            or encoding failed.
+    """
+    from ecwidth.measure import measure
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = measure(
+            _model_argument(args),
+            args.modality,
+            device=args.device,
+            dtype=args.dtype,
+            dummy=args.dummy,
+            trust_remote_code=args.trust_remote_code,
+        )
+    _print_warnings(caught)
+    if not result.widths:
+        raise EcwidthError(
+            f"{result.model} ({result.model_type}) has no multimodal encoder: its widths are {{}}. "
+            "Measure a vision or audio model instead."
+        )
+    if args.json:
+        print(json.dumps(result.as_json()))
+        return 0
+    print(f"{result.model} ({result.model_type}), LM hidden size {result.lm_hidden_size}, "
+          f"{result.dummy} item on {result.device} in {result.dtype}")
+    for modality, width in result.widths.items():
+        ratio = width / result.lm_hidden_size
+        flag = "" if result.predicted.get(modality) == width else "  MISMATCH"
+        print(f"  {modality:<6} {width:>6}  ({ratio:g}x hidden, predicted {result.predicted.get(modality)}){flag}")
+    return 0
+
+
+def _cmd_predict(args: argparse.Namespace) -> int:
+    """Print the widths the config predicts, without building anything.
+
+    Raises:
+        EcwidthError: The config cannot be used.
+    """
+    from ecwidth.adapter import find_adapter
+    from ecwidth.configs import resolve_spec
+
+    spec = resolve_spec(_model_argument(args), trust_remote_code=args.trust_remote_code)
+    adapter = find_adapter(spec.model_type)
+    if adapter is None:
+        raise EcwidthError(f"{spec.name} ({spec.model_type}) has no multimodal encoder: nothing to predict")
+    data = {
+        "model": spec.name,
+        "model_type": spec.model_type,
+        "lm_hidden_size": adapter.lm_hidden_size(spec.config),
+        "predicted": adapter.predict(spec.config),
+    }
+    print(json.dumps(data) if args.json else "\n".join(
+        [f"{spec.name} ({spec.model_type}), LM hidden size {data['lm_hidden_size']}"]
+        + [f"  {modality:<6} {width:>6}" for modality, width in data["predicted"].items()]
+    ))
+    return 0
+
+
+def _cmd_models(args: argparse.Namespace) -> int:
+    """List the catalog of published architectures."""
+    from ecwidth.catalog import catalog_entry, catalog_names
+
+    entries = [catalog_entry(name) for name in catalog_names()]
+    if args.json:
+        print(json.dumps([{"name": e.name, "model_type": e.config["model_type"], "hf_id": e.hf_id} for e in entries]))
+        return 0
+    width = max(len(e.name) for e in entries)
+    for entry in entries:
+        print(f"{entry.name:<{width}}  {entry.config['model_type']:<16}  {entry.hf_id}")
+    return 0
+
+
+def _cmd_survey(args: argparse.Namespace) -> int:
+    """Measure the catalog (or the named models) and write the width table to a folder.
+
+    Returns 1 when any model failed; the others are still written.
+    """
+    from ecwidth.survey import survey
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = survey(args.models, device=args.device, dtype=args.dtype, dummy=args.dummy)
+    _print_warnings(caught)
+    written = result.table.write(args.output)
+    print(result.table.render_markdown())
+    total = result.costs["total_s"].sum()
+    peak = result.costs["peak_rss_bytes"].max() / 2**30 if len(result.costs) else 0.0
+    print(f"{len(result.costs)} model(s) in {total:.1f} s of measuring, peak RSS {peak:.2f} GiB")
+    print("wrote " + ", ".join(str(path) for path in written))
+    for name, error in result.failures.items():
+        print(f"ecwidth: error: {name}: {error}", file=sys.stderr)
+    return 1 if result.failures else 0
+
+
+def _add_model_source(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--model", metavar="NAME", help="a catalog model (see `ecwidth models`)")
+    source.add_argument("--config", metavar="PATH", help="a config.json file, or a folder holding one")
+    parser.add_argument(
+        "--trust-remote-code", action="store_true", help="accept a config that asks for remote code"
+    )
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--device", default="auto", choices=DEVICES, help="auto: a GPU if there is one")
+    parser.add_argument(
+        "--dtype", default="auto", choices=DTYPES, help="auto: bfloat16 on a GPU, float32 on a CPU (faster there)"
+    )
+    parser.add_argument(
+        "--dummy", default="minimal", choices=("minimal", "profile"),
+        help="minimal: the smallest valid item; profile: the largest the processor allows",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``ecwidth`` parser; each subparser sets ``func`` to its ``_cmd_<name>``."""
+    parser = argparse.ArgumentParser(prog="ecwidth", description="Encoder output widths of multimodal models.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    lookup = commands.add_parser("lookup", help="print the width of one model's modality from a table")
+    lookup.add_argument("table", metavar="TABLE", help="width table (.json or .csv)")
+    lookup.add_argument("model", metavar="MODEL")
+    lookup.add_argument("modality", metavar="MODALITY")
+    lookup.set_defaults(func=_cmd_lookup)
+
+    export = commands.add_parser("export", help="export a producer config or a table")
+    export.add_argument("table", metavar="TABLE", help="width table (.json or .csv)")
+    export.add_argument("--model", help="only this model (required for producer-json)")
+    export.add_argument("--format", required=True, choices=EXPORT_FORMATS)
+    export.add_argument("-o", "--output", metavar="PATH", help="write here (atomically) instead of stdout")
+    export.set_defaults(func=_cmd_export)
+
+    measure = commands.add_parser("measure", help="build a model's encoder and measure its widths")
+    _add_model_source(measure)
+    measure.add_argument("--modality", action="append", metavar="M", help="only this modality (repeatable)")
+    _add_run_options(measure)
+    measure.add_argument("--json", action="store_true", help="print one JSON object")
+    measure.set_defaults(func=_cmd_measure)
+
+    predict = commands.add_parser("predict", help="widths from the config alone, without building")
+    _add_model_source(predict)
+    predict.add_argument("--json", action="store_true", help="print one JSON object")
+    predict.set_defaults(func=_cmd_predict)
+
+    models = commands.add_parser("models", help="list the catalog of published architectures")
+    models.add_argument("--json", action="store_true", help="print a JSON list")
+    models.set_defaults(func=_cmd_models)
+
+    survey = commands.add_parser("survey", help="measure the catalog and write a width table")
+    survey.add_argument("--models", nargs="+", metavar="NAME", help="catalog models (default: all)")
+    survey.add_argument("-o", "--output", metavar="DIR", default="build/survey", help="folder for JSON, CSV, Markdown")
+    _add_run_options(survey)
+    survey.set_defaults(func=_cmd_survey)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (argparse exits 2 itself on usage errors)."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (ValueError, OSError) as error:  # EcwidthError is a ValueError
+        print(f"ecwidth: error: {error}", file=sys.stderr)
+        return 2

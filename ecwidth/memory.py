@@ -1,0 +1,61 @@
+"""Peak memory of a block of work: process RSS on a CPU, allocated bytes on a GPU.
+
+Linux lets a process reset its own RSS high-water mark (``/proc/self/clear_refs``),
+so each model of a survey gets its own peak rather than the process's all-time one.
+"""
+
+from __future__ import annotations
+
+import resource
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+_STATUS = Path("/proc/self/status")
+_CLEAR_REFS = Path("/proc/self/clear_refs")
+
+
+def _rss_high_water_mark() -> int:
+    """VmHWM in bytes, or the process's ru_maxrss where /proc is not there."""
+    try:
+        for line in _STATUS.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _reset_rss_high_water_mark() -> bool:
+    try:
+        _CLEAR_REFS.write_text("5")
+        return True
+    except OSError:
+        return False
+
+
+@dataclass
+class PeakMemory:
+    """Filled in when the ``peak_memory`` block exits."""
+
+    rss_bytes: int = 0
+    cuda_bytes: int | None = None
+    rss_is_per_block: bool = True
+
+
+@contextmanager
+def peak_memory(device: torch.device | str = "cpu") -> Iterator[PeakMemory]:
+    """Record the peak RSS (and peak CUDA allocation on a GPU) of the enclosed block."""
+    peak = PeakMemory(rss_is_per_block=_reset_rss_high_water_mark())
+    on_cuda = torch.device(device).type == "cuda"
+    if on_cuda:
+        torch.cuda.reset_peak_memory_stats()
+    try:
+        yield peak
+    finally:
+        peak.rss_bytes = _rss_high_water_mark()
+        if on_cuda:
+            peak.cuda_bytes = torch.cuda.max_memory_allocated()

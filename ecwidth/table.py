@@ -1,0 +1,495 @@
+"""Width tables: measured (or predicted) encoder output widths with provenance.
+
+A table is the survey's committed result and the source a producer config is
+sized from, so it is strict both ways: every row is validated on the way in
+(the error names the file and the row), files round-trip exactly, and every
+write is atomic and fully rendered first, so a failed export never leaves a
+half-written table behind.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import asdict, dataclass, fields
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, get_type_hints
+
+import pandas as pd
+
+from ecwidth.atomic import write_text_atomic
+from ecwidth.errors import TableError
+from ecwidth.reconcile import get_width
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class WidthRow:
+    """One (model, modality) width and how it was obtained.
+
+    The field order is the stable column order of every exported table.
+    ``source`` is ``"measured"`` or ``"predicted"``; ``dummy`` is the dummy item
+    size used to measure (``"minimal"``/``"profile"``), ``"none"`` for
+    predicted rows. Rows are validated when they enter a ``WidthTable``.
+    """
+
+    model: str
+    modality: str
+    encoder_width: int
+    lm_hidden_size: int
+    width_ratio: float
+    deepstack_levels: int
+    source: str
+    predicted_width: int
+    matches_prediction: bool
+    ecwidth_version: str
+    torch_version: str
+    transformers_version: str
+    device: str
+    dtype: str
+    dummy: str
+    measured_at: str
+    config_sha256: str
+
+
+COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(WidthRow))
+
+_TYPES: dict[str, type] = get_type_hints(WidthRow)
+_MIN_INT = {"encoder_width": 1, "lm_hidden_size": 1, "predicted_width": 1, "deepstack_levels": 0}
+_CHOICES = {"source": ("measured", "predicted"), "dummy": ("minimal", "profile", "none")}
+_NON_EMPTY = ("model", "modality")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+_CSV_INT = re.compile(r"-?[0-9]+")
+_MARKDOWN_COLUMNS = (
+    "model", "modality", "encoder_width", "lm_hidden_size", "width_ratio", "deepstack_levels",
+    "source", "predicted_width", "matches_prediction", "dummy", "device", "dtype",
+)  # fmt: skip
+
+
+def _show(value: object) -> str:
+    """A short repr for error messages, safe on hostile values."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _where(prefix: str, index: int, row: object, line: int | None = None) -> str:
+    """``"<prefix> row <index> (line <n>, model='x', modality='y')"`` for error messages."""
+    parts = [f"line {line}"] if line is not None else []
+    if isinstance(row, Mapping):
+        parts += [f"{key}={_show(row[key])}" for key in ("model", "modality") if key in row]
+    detail = f" ({', '.join(parts)})" if parts else ""
+    return f"{prefix}row {index}{detail}"
+
+
+def _value_problem(column: str, value: Any) -> str | None:
+    """What is wrong with ``value`` in ``column``, or None when it is valid."""
+    kind = _TYPES[column]
+    if kind is int:
+        minimum = _MIN_INT[column]
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            return f"{column} must be an int >= {minimum}, got {_show(value)}"
+    elif kind is float:
+        try:
+            finite = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(float(value))
+        except OverflowError:  # an int too large for a float
+            finite = False
+        if not finite:
+            return f"{column} must be a finite number, got {_show(value)}"
+    elif kind is bool:
+        if not isinstance(value, bool):
+            return f"{column} must be true or false, got {_show(value)}"
+    elif not isinstance(value, str):
+        return f"{column} must be a string, got {_show(value)}"
+    elif column in _CHOICES and value not in _CHOICES[column]:
+        return f"{column} must be one of {', '.join(_CHOICES[column])}, got {_show(value)}"
+    elif column in _NON_EMPTY and not value:
+        return f"{column} must not be empty"
+    elif column == "config_sha256" and not _SHA256.fullmatch(value):
+        return f"config_sha256 must be 64 lowercase hex digits, got {_show(value)}"
+    elif column == "measured_at" and not _is_utc_timestamp(value):
+        return f"measured_at must be an ISO-8601 UTC time such as '2026-01-31T12:00:00+00:00', got {_show(value)}"
+    return None
+
+
+def _is_utc_timestamp(text: str) -> bool:
+    try:
+        return datetime.fromisoformat(text).utcoffset() == timedelta(0)
+    except ValueError:
+        return False
+
+
+def _validate_row(mapping: object, where: str) -> WidthRow:
+    """Check one row's keys and values and build the ``WidthRow``.
+
+    Raises:
+        TableError: ``mapping`` is not a mapping, lacks or adds columns (named),
+            or holds a value of the wrong type or range (every bad column named).
+            The message starts with ``where``.
+    """
+    if not isinstance(mapping, Mapping):
+        raise TableError(
+            f"{where}: a row must be an object of column name to value, got {type(mapping).__name__} "
+            f"{_show(mapping)}"
+        )
+    missing = [column for column in COLUMNS if column not in mapping]
+    extra = sorted(_show(key) if not isinstance(key, str) else key for key in mapping if key not in COLUMNS)
+    if missing or extra:
+        found = [f"missing column(s) {', '.join(missing)}"] if missing else []
+        found += [f"unknown column(s) {', '.join(extra)}"] if extra else []
+        raise TableError(f"{where}: {'; '.join(found)}. A row has exactly the columns {', '.join(COLUMNS)}.")
+    problems = [problem for column in COLUMNS if (problem := _value_problem(column, mapping[column]))]
+    if problems:
+        raise TableError(f"{where}: {'; '.join(problems)}")
+    values = {column: mapping[column] for column in COLUMNS}
+    values["width_ratio"] = float(values["width_ratio"])
+    return WidthRow(**values)
+
+
+def _format_cell(value: object) -> str:
+    """A cell as JSON writes it: true/false, shortest exact float, plain int and str."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def _parse_cell(column: str, text: str) -> object:
+    """A CSV cell back to its column's type; unparsable text stays text for validation to report."""
+    kind = _TYPES[column]
+    try:
+        if kind is int and _CSV_INT.fullmatch(text):
+            return int(text)
+        if kind is float:
+            return float(text)
+    except ValueError:
+        return text
+    if kind is bool and text in ("true", "false"):
+        return text == "true"
+    return text
+
+
+def _markdown_cell(value: object) -> str:
+    return _format_cell(value).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
+def _read_text(path: Path, kind: str) -> str:
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            return handle.read()
+    except OSError as error:
+        raise TableError(f"cannot read width table {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise TableError(f"{path}: not a UTF-8 text file ({error.reason}); expected a {kind} width table") from None
+
+
+class WidthTable:
+    """An immutable set of ``WidthRow`` with at most one row per (model, modality).
+
+    Rows are kept sorted by (model, modality), so two tables with the same rows
+    are equal whatever order they were given in.
+    """
+
+    def __init__(self, rows: Iterable[WidthRow]) -> None:
+        """Validate ``rows`` and keep them sorted.
+
+        Raises:
+            TableError: A row is not a valid ``WidthRow`` (names the row), or two
+                rows share a (model, modality) (names every duplicate and where).
+        """
+        checked = []
+        for index, row in enumerate(rows):
+            if not isinstance(row, WidthRow):
+                raise TableError(f"row {index}: expected a WidthRow, got {type(row).__name__} {_show(row)}")
+            values = asdict(row)
+            checked.append(_validate_row(values, _where("", index, values)))
+        seen: dict[tuple[str, str], list[int]] = {}
+        for index, row in enumerate(checked):
+            seen.setdefault((row.model, row.modality), []).append(index)
+        duplicates = [f"model={m!r}, modality={mo!r} at rows {at}" for (m, mo), at in seen.items() if len(at) > 1]
+        if duplicates:
+            raise TableError(
+                f"duplicate rows for the same (model, modality): {'; '.join(duplicates)}. "
+                "Keep one row per pair (WidthTable.merge resolves two tables)."
+            )
+        self._rows = tuple(sorted(checked, key=lambda row: (row.model, row.modality)))
+
+    @property
+    def rows(self) -> tuple[WidthRow, ...]:
+        """The rows, sorted by (model, modality)."""
+        return self._rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __iter__(self) -> Iterator[WidthRow]:
+        return iter(self._rows)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, WidthTable):
+            return NotImplemented
+        return self._rows == other._rows
+
+    def __repr__(self) -> str:
+        return f"WidthTable({len(self)} rows, models={self.models()})"
+
+    def models(self) -> list[str]:
+        """The model names in the table, sorted, each once."""
+        return sorted({row.model for row in self._rows})
+
+    def for_model(self, model: str) -> WidthTable:
+        """The table restricted to one model's rows.
+
+        Raises:
+            TableError: ``model`` has no rows; lists the models in the table.
+        """
+        rows = [row for row in self._rows if row.model == model]
+        if not rows:
+            raise TableError(f"model {model!r} is not in the width table; models in the table: {self.models()}")
+        return WidthTable(rows)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The rows as a DataFrame with exactly ``COLUMNS``, sorted by (model, modality)."""
+        return pd.DataFrame([asdict(row) for row in self._rows], columns=list(COLUMNS))
+
+    def widths(self, model: str) -> dict[str, int]:
+        """``{modality: encoder_width}`` for one model.
+
+        Raises:
+            TableError: ``model`` is not in the table; lists the models in the table.
+        """
+        return {row.modality: row.encoder_width for row in self.for_model(model)}
+
+    def width(self, model: str, modality: str) -> int:
+        """The encoder output width of one model's modality.
+
+        Raises:
+            TableError: ``model`` is not in the table; lists the models in the table.
+            MissingWidthError: ``modality`` has no row for ``model``; lists the ones that do.
+        """
+        return get_width(self.widths(model), modality)
+
+    def producer_config(self, model: str) -> dict[str, dict[str, int]]:
+        """The EC producer field serving engines keep: ``{"mm_encoder_output_widths": {...}}``.
+
+        Raises:
+            TableError: ``model`` is not in the table, or any of its rows is
+                predicted: a producer's transfer buffers must not be sized from a guess.
+        """
+        rows = self.for_model(model).rows
+        predicted = [row.modality for row in rows if row.source == "predicted"]
+        if predicted:
+            raise TableError(
+                f"refusing to build a producer config for {model!r}: the width of {', '.join(predicted)} "
+                "is predicted, not measured, and a producer must not be sized from a guess. "
+                "Measure the model first, then export the measured table."
+            )
+        return {"mm_encoder_output_widths": {row.modality: row.encoder_width for row in rows}}
+
+    def merge(self, other: WidthTable, *, overwrite: bool = False) -> WidthTable:
+        """A new table with the rows of both; no row is ever dropped silently.
+
+        A (model, modality) in both tables with different ``encoder_width`` is a
+        conflict. With ``overwrite``, ``other``'s row replaces ours for every
+        shared pair (conflicting or not); without it, shared pairs with equal
+        widths keep our row (provenance included) and any conflict is an error.
+
+        Raises:
+            TableError: Without ``overwrite``, the tables conflict; names every
+                conflicting (model, modality) and both widths.
+        """
+        merged = {(row.model, row.modality): row for row in self._rows}
+        conflicts = [
+            f"model={row.model!r}, modality={row.modality!r}: "
+            f"{merged[key].encoder_width} here, {row.encoder_width} in the other table"
+            for row in other
+            if (key := (row.model, row.modality)) in merged and merged[key].encoder_width != row.encoder_width
+        ]
+        if conflicts and not overwrite:
+            raise TableError(
+                f"width tables conflict on {len(conflicts)} row(s): {'; '.join(conflicts)}. "
+                "Re-measure to find out which is right, or merge with overwrite=True to take the other table's rows."
+            )
+        for row in other:
+            key = (row.model, row.modality)
+            if overwrite or key not in merged:
+                merged[key] = row
+        return WidthTable(merged.values())
+
+    def render_json(self) -> str:
+        """The JSON text ``to_json`` writes."""
+        document = {
+            "schema_version": SCHEMA_VERSION,
+            "columns": list(COLUMNS),
+            "rows": [asdict(row) for row in self._rows],
+        }
+        return json.dumps(document, indent=2, allow_nan=False) + "\n"
+
+    def render_csv(self) -> str:
+        """The CSV text ``to_csv`` writes: a header of ``COLUMNS``, then one line per row."""
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(COLUMNS)
+        writer.writerows([_format_cell(value) for value in asdict(row).values()] for row in self._rows)
+        return buffer.getvalue()
+
+    def render_markdown(self) -> str:
+        """A pipe table for people; the JSON and CSV files carry the full provenance."""
+        numeric = {column for column in _MARKDOWN_COLUMNS if _TYPES[column] in (int, float)}
+        lines = [
+            "# Encoder output widths",
+            "",
+            f"{len(self)} row(s) over {len(self.models())} model(s). encoder_width is the last dim of the "
+            "per-item embeddings an EC producer ships; versions, time and config hash are in the .json/.csv.",
+            "",
+            "| " + " | ".join(_MARKDOWN_COLUMNS) + " |",
+            "|" + "|".join("---:" if column in numeric else "---" for column in _MARKDOWN_COLUMNS) + "|",
+        ]
+        lines += [
+            "| " + " | ".join(_markdown_cell(getattr(row, column)) for column in _MARKDOWN_COLUMNS) + " |"
+            for row in self._rows
+        ]
+        return "\n".join(lines) + "\n"
+
+    def to_json(self, path: str | os.PathLike[str]) -> None:
+        """Write the table as JSON (schema_version, columns, rows), atomically.
+
+        Raises:
+            OSError: ``path`` cannot be written; any old file there is untouched.
+        """
+        write_text_atomic(path, self.render_json())
+
+    def to_csv(self, path: str | os.PathLike[str]) -> None:
+        """Write the table as CSV, atomically; ``from_csv`` reads it back exactly.
+
+        Raises:
+            OSError: ``path`` cannot be written; any old file there is untouched.
+        """
+        write_text_atomic(path, self.render_csv())
+
+    def to_markdown(self, path: str | os.PathLike[str]) -> None:
+        """Write the pipe table ``render_markdown`` gives, atomically.
+
+        Raises:
+            OSError: ``path`` cannot be written; any old file there is untouched.
+        """
+        write_text_atomic(path, self.render_markdown())
+
+    def write(self, directory: str | os.PathLike[str], stem: str = "encoder_widths") -> list[Path]:
+        """Write ``<stem>.json``, ``<stem>.csv`` and ``<stem>.md`` into ``directory``.
+
+        All three are rendered before any file is touched.
+
+        Raises:
+            OSError: A file cannot be written; files not yet replaced keep their old content.
+        """
+        directory = Path(directory)
+        rendered = {
+            directory / f"{stem}.json": self.render_json(),
+            directory / f"{stem}.csv": self.render_csv(),
+            directory / f"{stem}.md": self.render_markdown(),
+        }
+        for path, text in rendered.items():
+            write_text_atomic(path, text)
+        return list(rendered)
+
+    @classmethod
+    def from_json(cls, path: str | os.PathLike[str]) -> WidthTable:
+        """Read and validate a table ``to_json`` wrote. Rows are numbered from 0, as in ``"rows"``.
+
+        Raises:
+            TableError: The file is unreadable, not JSON (or truncated), not a
+                schema_version 1 table, or holds an invalid or duplicate row;
+                the message names the file, and the row where there is one.
+        """
+        path = Path(path)
+        text = _read_text(path, "JSON")
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise TableError(
+                f"{path}: not valid JSON ({error.msg} at line {error.lineno} column {error.colno}); "
+                "the file may be truncated. Re-export it with WidthTable.to_json or `ecwidth export`."
+            ) from None
+        except RecursionError:
+            raise TableError(f"{path}: JSON nested too deeply to be a width table; re-export it.") from None
+        except ValueError as error:  # e.g. an int past Python's digit limit
+            raise TableError(f"{path}: cannot be parsed as a width table ({error}); re-export it.") from None
+        if not isinstance(document, dict):
+            raise TableError(
+                f"{path}: a width table is a JSON object with schema_version and rows, got {type(document).__name__}"
+            )
+        if "schema_version" not in document:
+            raise TableError(f"{path}: no schema_version; expected {SCHEMA_VERSION}. Re-export the table.")
+        version = document["schema_version"]
+        if isinstance(version, bool) or version != SCHEMA_VERSION:
+            raise TableError(
+                f"{path}: schema_version is {_show(version)}, but this ecwidth reads schema_version "
+                f"{SCHEMA_VERSION}. Re-export the table with this ecwidth, or use the ecwidth that wrote it."
+            )
+        rows = document.get("rows")
+        if not isinstance(rows, list):
+            raise TableError(f"{path}: 'rows' must be a list of row objects, got {_show(rows)}")
+        checked = [_validate_row(row, _where(f"{path} ", index, row)) for index, row in enumerate(rows)]
+        return cls._from_file(path, checked)
+
+    @classmethod
+    def from_csv(cls, path: str | os.PathLike[str]) -> WidthTable:
+        """Read and validate a table ``to_csv`` wrote. Rows are numbered from 0; lines from 1 (the header).
+
+        Raises:
+            TableError: The file is unreadable or malformed, its header is not
+                ``COLUMNS``, or a row is invalid or duplicated; the message
+                names the file, and the row and line where there is one.
+        """
+        path = Path(path)
+        reader = csv.reader(io.StringIO(_read_text(path, "CSV"), newline=""), strict=True)
+        try:
+            header = next(reader, None)
+            if header is None:
+                raise TableError(f"{path}: empty file; a CSV width table starts with the header {','.join(COLUMNS)}")
+            if sorted(header) != sorted(COLUMNS):
+                missing = [column for column in COLUMNS if column not in header]
+                extra = sorted({column for column in header if column not in COLUMNS or header.count(column) > 1})
+                raise TableError(
+                    f"{path} header: missing column(s) {missing}, unknown or repeated column(s) {extra}. "
+                    f"The header must be {','.join(COLUMNS)}."
+                )
+            checked = []
+            for index, record in enumerate(reader):
+                where = _where(f"{path} ", index, dict(zip(header, record)), line=reader.line_num)
+                if len(record) != len(header):
+                    raise TableError(f"{where}: {len(record)} cell(s), the header has {len(header)}; truncated file?")
+                row = {column: _parse_cell(column, text) for column, text in zip(header, record)}
+                checked.append(_validate_row(row, where))
+        except csv.Error as error:
+            raise TableError(f"{path} line {reader.line_num}: malformed CSV ({error}); re-export the table.") from None
+        return cls._from_file(path, checked)
+
+    @classmethod
+    def _from_file(cls, path: Path, rows: list[WidthRow]) -> WidthTable:
+        try:
+            return cls(rows)
+        except TableError as error:
+            raise TableError(f"{path}: {error}") from None
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> WidthTable:
+        """Read a ``.json`` or ``.csv`` width table, by suffix.
+
+        Raises:
+            TableError: The suffix is neither, or the file is invalid (see ``from_json``/``from_csv``).
+        """
+        path = Path(path)
+        readers = {".json": cls.from_json, ".csv": cls.from_csv}
+        if path.suffix.lower() not in readers:
+            raise TableError(f"{path}: unknown width table format {path.suffix!r}; ecwidth reads .json and .csv tables")
+        return readers[path.suffix.lower()](path)
