@@ -1,0 +1,133 @@
+"""Granite 4 Vision: several projected feature maps on the last dim, and no main slice.
+
+Granite 4 Vision tiles an image LLaVA-NeXT style for a SigLIP tower, but has no
+single projector. One Window Q-Former per ``deepstack_layer_map`` entry projects
+a vision layer to the LM hidden size, and one per ``spatial_target_layers``
+entry projects one corner of each 2×2 block of ``spatial_vision_layer``. Each
+map is packed the LLaVA-NeXT way (base tile, unpadded high-resolution tiles, an
+``image_newline`` per row), so all maps have the same tokens.
+
+transformers returns ``deepstack_features = [(llm_layer, [per-image map]), ...]``
+and no ``pooler_output``. Its LM zeroes the image-token embeddings and adds each
+map before its own decoder layer. vLLM's ``embed_multimodal`` ships one tensor
+per image with every map concatenated on the last dim: layerwise maps first,
+then spatial ones, each in config order. ``embed_input_ids`` splits it back in
+slices of the LM hidden size. No slice is a main embedding: even the map for
+LLM layer 0 is added to zeroed embeddings. So the shipped width is
+``text hidden_size × (len(deepstack_layer_map) + len(spatial_target_layers))``,
+8× the LM hidden size for the published maps. transformers and vLLM agree on the
+maps and their order; the concatenation is vLLM's packing, and ours.
+
+Token counts follow vLLM's rule: LLaVA-NeXT anyres with each tile's patch grid
+scaled by ``downsample_rate``. The profile image is the grid pinpoint with the
+most tokens, as vLLM's dummy builder picks it. The smallest valid item is two
+tiles, base plus one high-resolution tile, at the smallest pinpoint: the Q-Former
+needs each tile's full patch grid, so no item is smaller. At published size
+that is 1152 SigLIP patches, about 1 TFLOP, some 20 s on two CPU cores.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import torch
+from torch import nn
+from transformers.image_processing_utils import select_best_resolution
+
+from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
+
+
+@register
+class Granite4VisionAdapter(FamilyAdapter):
+    model_types = ("granite4_vision",)
+    model_class = "Granite4VisionModel"
+    encoder_attributes = ("vision_tower", "layerwise_projectors", "spatial_projectors")
+    required_fields = (
+        "text_config.hidden_size",
+        "vision_config.image_size",
+        "vision_config.patch_size",
+        "deepstack_layer_map",
+        "downsample_rate",
+        "image_grid_pinpoints",
+    )
+
+    def config_modalities(self, config: Any) -> tuple[str, ...]:
+        return ("image",)
+
+    def deepstack_levels(self, config: Any, modality: str) -> int:
+        """Every feature map the image ships: there is no main slice for them to follow."""
+        return len(config.deepstack_layer_map) + len(config.spatial_target_layers)
+
+    def predict(self, config: Any) -> dict[str, int]:
+        return {"image": config.text_config.hidden_size * self.deepstack_levels(config, "image")}
+
+    def embed_tokens(self, config: Any, item: ItemSize) -> int:
+        if item.modality != "image":
+            raise ValueError(f"granite4_vision encodes images only, not {item.modality!r}")
+        return image_tokens(config, item.height, item.width)
+
+    def profile_tokens(self, config: Any, modality: str) -> int:
+        return image_tokens(config, *self._pinpoint(config, "profile"))
+
+    def dummy_item(
+        self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
+    ) -> dict[str, Any]:
+        config = model.config
+        height, width = self._pinpoint(config, size, max_tokens)
+        side = config.vision_config.image_size
+        channels = config.vision_config.num_channels
+        dtype, device = self.encoder_dtype_device(model)
+        pixels = torch.randn(1, tile_count(config, height, width), channels, side, side, dtype=dtype, device=device)
+        return {"pixel_values": pixels, "image_sizes": torch.tensor([[height, width]], device=device)}
+
+    def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
+        _give_newline_storage(model, *self.encoder_dtype_device(model))
+        out = model.get_image_features(item["pixel_values"], item["image_sizes"])
+        return torch.cat([per_image[0] for _, per_image in out.deepstack_features], dim=-1)
+
+    @staticmethod
+    def _pinpoint(config: Any, size: DummySize, max_tokens: int | None = None) -> tuple[int, int]:
+        """(height, width) of the dummy image: a grid pinpoint, so no tile is padded.
+
+        ``minimal``: fewest tiles, then fewest tokens. ``profile``: most tokens,
+        within ``max_tokens`` where given (the minimal image where none fits).
+        """
+        pinpoints = [tuple(p) for p in config.image_grid_pinpoints]
+        smallest = min(pinpoints, key=lambda p: (tile_count(config, *p), image_tokens(config, *p)))
+        if size == "minimal":
+            return smallest
+        fitting = [p for p in pinpoints if max_tokens is None or image_tokens(config, *p) <= max_tokens]
+        return max(fitting, key=lambda p: image_tokens(config, *p)) if fitting else smallest
+
+
+def tile_count(config: Any, height: int, width: int) -> int:
+    """Tiles the processor cuts an image into: one base tile plus its best pinpoint's grid."""
+    rows, cols = _tile_grid(config, height, width)
+    return 1 + rows * cols
+
+
+def image_tokens(config: Any, height: int, width: int) -> int:
+    """Tokens one image yields: base tile, then the unpadded high-resolution grid with a newline per row."""
+    side = int(config.vision_config.image_size // config.vision_config.patch_size * Fraction(config.downsample_rate))
+    rows, cols = _tile_grid(config, height, width)
+    grid_h, grid_w = side * rows, side * cols
+    if width / height > grid_w / grid_h:
+        grid_h -= 2 * ((grid_h - int(round(height * (grid_w / width), 7))) // 2)
+    else:
+        grid_w -= 2 * ((grid_w - int(round(width * (grid_h / height), 7))) // 2)
+    return side * side + grid_h * grid_w + grid_h
+
+
+def _tile_grid(config: Any, height: int, width: int) -> tuple[int, int]:
+    """(rows, cols) of high-resolution tiles for an image, from its best grid pinpoint."""
+    best_h, best_w = select_best_resolution((height, width), [tuple(p) for p in config.image_grid_pinpoints])
+    tile = config.vision_config.image_size
+    return best_h // tile, best_w // tile
+
+
+def _give_newline_storage(model: nn.Module, dtype: torch.dtype, device: torch.device) -> None:
+    """Give ``image_newline`` real storage: a bare parameter of the model, which ``encoder_attributes`` cannot name."""
+    if model.image_newline.is_meta:
+        storage = torch.empty(model.image_newline.shape, dtype=dtype, device=device)
+        model.image_newline = nn.Parameter(storage, requires_grad=False)

@@ -1,0 +1,141 @@
+"""Llama 4: tiled images, pixel-shuffled vision features, then a linear projector to the LM width.
+
+vLLM's ``Llama4ForConditionalGeneration.embed_multimodal`` encodes an image's
+chunks (tiles) with ``encode_image_chunks``: the vision model (ViT, pixel
+shuffle, ``vision_adapter`` MLP to ``projector_output_dim``) and then
+``multi_modal_projector`` (``vision_output_dim`` -> text ``hidden_size``). It
+ships one tensor per image with the chunks flattened:
+``[chunks × tokens_per_chunk, text hidden_size]``, 5120 wide for Scout.
+
+transformers differs: ``get_image_features`` stops before
+``multi_modal_projector`` (which its ``forward`` applies later), so its output
+is ``projector_output_dim`` wide (4096 for Scout) — the config trap. ecwidth
+applies the projector, as the producer does.
+
+The profile item is the one vLLM profiles: a ``max_patches × 1`` canvas of
+full ``image_size`` tiles plus the global tile. One full tile costs tens of
+seconds through Scout's tower on a CPU, so the minimal item is a tile of one
+pixel-shuffle window (one token). The vision model keeps fixed position and
+rotary tables for a full tile and cannot interpolate them, so for a smaller
+tile both are swapped, for that call only, for tables of the tile's size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from copy import copy
+from typing import Any
+
+import torch
+from torch import nn
+
+from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
+from ecwidth.families._tiles import random_tiles, tiles_within
+
+#: ``max_patches`` of the default Llama-4 image processor: tiles per image before the global one.
+MAX_TILES = 16
+
+
+@register
+class Llama4Adapter(FamilyAdapter):
+    model_types = ("llama4",)
+    model_class = "Llama4ForConditionalGeneration"  # transformers has no inner Llama-4 model class
+    encoder_attributes = ("vision_model", "multi_modal_projector")
+    required_fields = (
+        "text_config.hidden_size",
+        "vision_config.image_size",
+        "vision_config.patch_size",
+        "vision_config.pixel_shuffle_ratio",
+        "vision_config.vision_output_dim",
+    )
+
+    def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
+        """Lay the whole model out on the meta device, then build the vision model for real.
+
+        The MoE experts are created with ``torch.zeros`` at full size (gigabytes
+        a layer for Scout) before any hook can move them to meta; only the meta
+        device avoids that. The vision model is rebuilt outside it so that its
+        rotary table is computed for real.
+        """
+        from transformers import Llama4ForConditionalGeneration, Llama4VisionModel
+
+        with torch.device("meta"):
+            model = Llama4ForConditionalGeneration._from_config(config, dtype=dtype)
+        model.vision_model = Llama4VisionModel._from_config(config.vision_config, dtype=dtype)
+        return model
+
+    def config_modalities(self, config: Any) -> tuple[str, ...]:
+        return ("image",)
+
+    def predict(self, config: Any) -> dict[str, int]:
+        return {"image": self.lm_hidden_size(config)}
+
+    def embed_tokens(self, config: Any, item: ItemSize) -> int:
+        vision = config.vision_config
+        rows, cols = _best_canvas(item.height, item.width, vision.image_size, MAX_TILES)
+        tiles = 1 if rows * cols == 1 else rows * cols + 1
+        return tiles * _tokens_per_tile(vision)
+
+    def profile_tokens(self, config: Any, modality: str) -> int:
+        return (MAX_TILES + 1) * _tokens_per_tile(config.vision_config)
+
+    def dummy_item(
+        self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
+    ) -> dict[str, Any]:
+        vision = model.config.vision_config
+        if size == "minimal":
+            tiles, pixels = 1, round(1 / vision.pixel_shuffle_ratio) * vision.patch_size
+        else:
+            tiles, pixels = tiles_within(MAX_TILES + 1, _tokens_per_tile(vision), max_tokens), vision.image_size
+        dtype, device = self.encoder_dtype_device(model)
+        return {"pixel_values": random_tiles(tiles, vision.num_channels, pixels, pixels, dtype=dtype, device=device)}
+
+    def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
+        pixel_values = item["pixel_values"]
+        with _tables_for_tile(model.vision_model, pixel_values.shape[-1]):
+            vision_features = model.get_image_features(pixel_values).last_hidden_state
+        return model.multi_modal_projector(vision_features).flatten(0, 1)
+
+
+def _tokens_per_tile(vision: Any) -> int:
+    """Tokens one tile yields: its patch grid shrunk by the pixel shuffle."""
+    patches = (vision.image_size // vision.patch_size) ** 2
+    return int(patches * vision.pixel_shuffle_ratio**2)
+
+
+@contextmanager
+def _tables_for_tile(vision_model: nn.Module, pixels: int) -> Iterator[None]:
+    """Size the vision model's position and rotary tables for a ``pixels``-wide tile, for one call."""
+    if pixels == vision_model.config.image_size:
+        yield
+        return
+    from transformers.models.llama4.modeling_llama4 import Llama4VisionRotaryEmbedding
+
+    tile_config = copy(vision_model.config)
+    tile_config.image_size = pixels
+    rotary = vision_model.rotary_embedding
+    positions, frequencies = vision_model.positional_embedding_vlm, rotary.freqs_ci
+    patches = (pixels // tile_config.patch_size) ** 2
+    vision_model.positional_embedding_vlm = nn.Parameter(
+        torch.cat([positions[:patches], positions[-1:]]), requires_grad=False  # patch rows, then the CLS row
+    )
+    rotary.freqs_ci = Llama4VisionRotaryEmbedding._compute_freqs_ci(tile_config).to(frequencies.device)
+    try:
+        yield
+    finally:
+        vision_model.positional_embedding_vlm, rotary.freqs_ci = positions, frequencies
+
+
+def _best_canvas(height: int, width: int, tile: int, max_tiles: int) -> tuple[int, int]:
+    """(rows, cols) of the tile canvas the Llama-4 processor fits an image into, without distortion.
+
+    Among canvases of at most ``max_tiles`` tiles, the smallest upscale wins
+    (or, where every canvas shrinks the image, the mildest downscale); ties go
+    to the smallest canvas, which needs the least padding.
+    """
+    canvases = [(r, c) for r in range(1, max_tiles + 1) for c in range(1, max_tiles // r + 1)]
+    scales = {(r, c): min(r * tile / height, c * tile / width) for r, c in canvases}
+    upscales = [s for s in scales.values() if s >= 1]
+    chosen = min(upscales) if upscales else max(scales.values())
+    return min((canvas for canvas in canvases if scales[canvas] == chosen), key=lambda rc: rc[0] * rc[1])

@@ -1,0 +1,94 @@
+"""Mistral 3 (Mistral-Small-3.1): Pixtral vision, a learned patch merger, then a projector to the LM width.
+
+vLLM's ``Mistral3ForConditionalGeneration.embed_multimodal`` runs each image
+through the Pixtral tower and ``multi_modal_projector`` (RMSNorm, merging of
+``spatial_merge_size``² patches, two linears to the text width) and ships
+``[merged patches, text hidden_size]`` per image. The ``[IMG_BREAK]`` and
+``[IMG_END]`` tokens of the prompt are text embeddings, not part of the
+shipped tensor. The Pixtral width (``vision_config.hidden_size``) is not
+what crosses the wire.
+
+Pixtral takes any image size in whole patches, so the minimal item is a
+1 × 2 strip of merged patches (transformers' ``get_image_features`` squeezes
+away the token axis of a one-token item). The profile item is the one vLLM profiles: a square image of
+the processor's longest edge (``vision_config.image_size``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import torch
+from torch import nn
+
+from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
+
+#: (rows, cols) of merged patches in the minimal item: one would do, but transformers'
+#: ``get_image_features`` squeezes the token axis of a one-token item away.
+MINIMAL_GRID = (1, 2)
+
+
+@register
+class Mistral3Adapter(FamilyAdapter):
+    model_types = ("mistral3",)
+    model_class = "Mistral3Model"
+    encoder_attributes = ("vision_tower", "multi_modal_projector")
+    required_fields = (
+        "spatial_merge_size",
+        "vision_config.image_size",
+        "vision_config.patch_size",
+        "text_config.hidden_size",
+    )
+
+    def config_modalities(self, config: Any) -> tuple[str, ...]:
+        return ("image",)
+
+    def predict(self, config: Any) -> dict[str, int]:
+        return {"image": self.lm_hidden_size(config)}
+
+    def embed_tokens(self, config: Any, item: ItemSize) -> int:
+        rows, cols = _merged_grid(config, item.height, item.width)
+        return rows * cols
+
+    def profile_tokens(self, config: Any, modality: str) -> int:
+        longest = config.vision_config.image_size
+        rows, cols = _merged_grid(config, longest, longest)
+        return rows * cols
+
+    def dummy_item(
+        self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
+    ) -> dict[str, Any]:
+        config = model.config
+        side = 1 if size == "minimal" else _profile_side(config)
+        if max_tokens is not None:
+            side = min(side, math.isqrt(max_tokens))
+        rows, cols = (side, side) if side > 1 else MINIMAL_GRID
+        merged = config.spatial_merge_size * config.vision_config.patch_size
+        height, width = rows * merged, cols * merged
+        dtype, device = self.encoder_dtype_device(model)
+        channels = config.vision_config.num_channels
+        return {
+            "pixel_values": torch.randn(1, channels, height, width, dtype=dtype, device=device),
+            "image_sizes": torch.tensor([[height, width]], device=device),
+        }
+
+    def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
+        out = model.get_image_features(item["pixel_values"], image_sizes=item["image_sizes"])
+        return out.pooler_output[0]
+
+
+def _merged_grid(config: Any, height: int, width: int) -> tuple[int, int]:
+    """(rows, cols) of merged patches: the image shrunk to the longest edge, then covered by merged patches."""
+    longest = config.vision_config.image_size
+    ratio = max(height / longest, width / longest)
+    if ratio > 1:
+        height, width = math.floor(height / ratio), math.floor(width / ratio)
+    merged = config.vision_config.patch_size * config.spatial_merge_size
+    return math.ceil(height / merged), math.ceil(width / merged)
+
+
+def _profile_side(config: Any) -> int:
+    """Merged patches along each side of the profile image, within the tower's rotary table."""
+    vision = config.vision_config
+    return vision.image_size // vision.patch_size // config.spatial_merge_size

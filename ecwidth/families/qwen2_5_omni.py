@@ -1,0 +1,53 @@
+"""Qwen2.5-Omni thinker: image, video and audio, none packed.
+
+vLLM's ``Qwen2_5OmniThinkerForConditionalGeneration.embed_multimodal`` ships,
+per item:
+
+- image and video: the Qwen2.5-VL vision tower's merger output (window order
+  undone), ``vision_config.out_hidden_size`` wide (3584 for the 7B), not the
+  tower's ``hidden_size`` (1280);
+- audio: the audio tower's ``last_hidden_state``, after average pooling and
+  ``proj``: ``audio_config.output_dim`` wide (3584), not ``d_model`` (1280).
+
+There is no DeepStack: each width is one config field, but not the one a
+reader may guess.
+
+Token counts: images 3136 to 12845056 pixels (published preprocessor config,
+16384 tokens at most at patch 14); video frames 100352 to 602112 pixels each
+(the processor's default video size, 768 tokens a frame pair at most);
+audio: a stride-2 convolution, then 2× average pooling. The minimal audio
+item is three mel frames: two after the convolution, one after pooling.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ecwidth.adapter import register
+from ecwidth.families._qwen_omni import QwenOmniThinkerAdapter
+
+
+@register
+class Qwen2_5OmniAdapter(QwenOmniThinkerAdapter):
+    model_types = ("qwen2_5_omni",)
+    model_class = "Qwen2_5OmniThinkerModel"
+    required_fields = (
+        "thinker_config.vision_config.out_hidden_size",
+        "thinker_config.audio_config.output_dim",
+        "thinker_config.text_config.hidden_size",
+    )
+    image_pixels = (3136, 12845056)
+    video_pixels = (100352, 602112)
+    min_mel_frames = 3
+
+    def audio_tokens(self, config: Any, frames: int) -> int:
+        after_conv = (frames - 1) // 2 + 1
+        return (after_conv - 2) // 2 + 1
+
+
+@register
+class Qwen2_5OmniThinkerAdapter(Qwen2_5OmniAdapter):
+    """A thinker config on its own, and the config of every thinker ecwidth builds."""
+
+    model_types = ("qwen2_5_omni_thinker",)
+    required_fields = tuple(path.removeprefix("thinker_config.") for path in Qwen2_5OmniAdapter.required_fields)

@@ -1,0 +1,102 @@
+"""Qwen2-Audio: the audio tower's output through ``multi_modal_projector``, trimmed to the clip.
+
+transformers has no ``get_audio_features`` for this family; the projection
+happens inline in ``Qwen2AudioModel.forward``. vLLM's ``_process_audio_input``
+does the same steps and ships, per clip, the projected rows that the clip's
+length covers: ``[tokens, text_config.hidden_size]``. The tower's ``d_model``
+(1280 in the published model) is the trap: the linear projector maps it to the
+LM's hidden size (4096), and that is what crosses the wire.
+
+The tower only accepts a full window of ``2 × max_source_positions`` mel frames
+(3000, i.e. 30 s): the feature extractor pads every clip to it and a mask says
+how much is real. A clip of ``L`` real frames yields
+``((L - 1) // 2 + 1 - 2) // 2 + 1`` tokens (conv stride 2, then 2× average
+pooling): 750 for 30 s, 1 for the shortest clip (3 frames).
+
+vLLM runs the whole padded window with the padding masked out of attention,
+then keeps the real rows. Since real rows never attend to padding, ``encode``
+runs the convolutions on the whole window (the only place its length matters)
+and drops the padding rows before the transformer layers: the same rows, and
+the shortest clip costs two rows of layer compute instead of 1500.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from torch import nn
+
+from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
+
+# Whisper feature extractor of Qwen2-Audio: 16 kHz audio, hop 160 samples.
+MEL_FRAMES_PER_SECOND = 100
+# The fewest real mel frames that still yield one token.
+MIN_CLIP_FRAMES = 3
+
+
+def clip_tokens(mel_frames: int) -> int:
+    """Tokens a clip of ``mel_frames`` real frames yields (conv stride 2, then 2× pooling)."""
+    conv_frames = (mel_frames - 1) // 2 + 1
+    return (conv_frames - 2) // 2 + 1
+
+
+@register
+class Qwen2AudioAdapter(FamilyAdapter):
+    model_types = ("qwen2_audio",)
+    model_class = "Qwen2AudioModel"
+    encoder_attributes = ("audio_tower", "multi_modal_projector")
+    # The published config leaves text_config.hidden_size to the class default of text_config.model_type.
+    required_fields = (
+        "audio_config.d_model",
+        "audio_config.num_mel_bins",
+        "audio_config.max_source_positions",
+        "text_config.model_type",
+    )
+
+    def config_modalities(self, config: Any) -> tuple[str, ...]:
+        return ("audio",)
+
+    def predict(self, config: Any) -> dict[str, int]:
+        return {"audio": int(config.text_config.hidden_size)}
+
+    def _window_frames(self, config: Any) -> int:
+        """Mel frames the tower takes per clip (the feature extractor pads to this)."""
+        return 2 * config.audio_config.max_source_positions
+
+    def embed_tokens(self, config: Any, item: ItemSize) -> int:
+        frames = min(self._window_frames(config), round(item.seconds * MEL_FRAMES_PER_SECOND))
+        return clip_tokens(frames)
+
+    def profile_tokens(self, config: Any, modality: str) -> int:
+        return clip_tokens(self._window_frames(config))
+
+    def dummy_item(
+        self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
+    ) -> dict[str, Any]:
+        window = self._window_frames(model.config)
+        frames = MIN_CLIP_FRAMES if size == "minimal" else window
+        if max_tokens is not None:
+            frames = min(frames, max(MIN_CLIP_FRAMES, 4 * max_tokens - 1))
+        dtype, device = self.encoder_dtype_device(model)
+        mel_bins = model.config.audio_config.num_mel_bins
+        return {
+            "input_features": torch.randn(1, mel_bins, window, dtype=dtype, device=device),
+            "feature_attention_mask": (torch.arange(window, device=device) < frames).long()[None],
+        }
+
+    def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
+        tower = model.audio_tower
+        conv_rows, _ = tower._get_feat_extract_output_lengths(item["feature_attention_mask"].sum(-1))
+        real_rows = int(conv_rows[0])  # pooling then turns them into exactly the clip's tokens
+
+        def drop_padding_rows(layer: nn.Module, args: tuple[Any, ...]) -> tuple[Any, ...]:
+            hidden, *rest = args
+            return (hidden[:, :real_rows], *rest)
+
+        hook = tower.layers[0].register_forward_pre_hook(drop_padding_rows)
+        try:
+            hidden = tower(item["input_features"]).last_hidden_state
+        finally:
+            hook.remove()
+        return model.multi_modal_projector(hidden)[0]

@@ -1,0 +1,71 @@
+"""Qwen3-Omni-MoE thinker: DeepStack vision packed as Qwen3-VL, audio shipped unpacked.
+
+vLLM's ``Qwen3OmniMoeThinkerForConditionalGeneration.embed_multimodal`` ships,
+per item:
+
+- image and video: the vision tower's output, which concatenates the merger
+  output and one merger output per DeepStack layer, in layer order, on the
+  last dim: ``out_hidden_size × (1 + len(deepstack_visual_indexes))``
+  (4 × 2048 = 8192 for the 30B-A3B);
+- audio: the audio tower's output after ``proj2``, not packed:
+  ``audio_config.output_dim`` (2048).
+
+One model, two widths: a single width per model breaks the audio or the
+vision transfers. transformers returns the DeepStack maps separately; we
+pack them as vLLM does.
+
+Token counts: images 3136 to 12845056 pixels (published preprocessor
+config, 12544 tokens at most at patch 16); video frames 131072 to 786432
+pixels each (the processor's default video size, 768 tokens a frame pair
+at most); audio in 100-frame chunks of 13 tokens each. The minimal audio
+item is one mel frame (160 samples): the three stride-2 convolutions keep
+it as one embedding.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ecwidth.adapter import register
+from ecwidth.families._qwen_omni import QwenOmniThinkerAdapter, thinker_config
+
+
+def _halve_thrice(length: int) -> int:
+    """Length after the audio tower's three stride-2, padding-1 convolutions."""
+    for _ in range(3):
+        length = (length - 1) // 2 + 1
+    return length
+
+
+@register
+class Qwen3OmniMoeAdapter(QwenOmniThinkerAdapter):
+    model_types = ("qwen3_omni_moe",)
+    model_class = "Qwen3OmniMoeThinkerModel"
+    # Without deepstack_visual_indexes transformers would silently fill in (8, 16, 24).
+    required_fields = (
+        "thinker_config.vision_config.out_hidden_size",
+        "thinker_config.vision_config.deepstack_visual_indexes",
+        "thinker_config.audio_config.output_dim",
+        "thinker_config.text_config.hidden_size",
+    )
+    image_pixels = (3136, 12845056)
+    video_pixels = (131072, 786432)
+    min_mel_frames = 1
+
+    def deepstack_levels(self, config: Any, modality: str) -> int:
+        if modality == "audio":
+            return 0
+        return len(thinker_config(config).vision_config.deepstack_visual_indexes or ())
+
+    def audio_tokens(self, config: Any, frames: int) -> int:
+        # The tower convolves fixed chunks of 2 × n_window frames, then the tail.
+        chunk = 2 * thinker_config(config).audio_config.n_window
+        return frames // chunk * _halve_thrice(chunk) + _halve_thrice(frames % chunk)
+
+
+@register
+class Qwen3OmniMoeThinkerAdapter(Qwen3OmniMoeAdapter):
+    """A thinker config on its own, and the config of every thinker ecwidth builds."""
+
+    model_types = ("qwen3_omni_moe_thinker",)
+    required_fields = tuple(path.removeprefix("thinker_config.") for path in Qwen3OmniMoeAdapter.required_fields)

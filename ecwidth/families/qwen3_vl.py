@@ -1,0 +1,164 @@
+"""Qwen3-VL, Qwen3-VL-MoE, Qwen3.5 and Qwen3.5-MoE: DeepStack vision, packed as the producer ships it.
+
+vLLM builds the same vision tower (``Qwen3_VisionTransformer``) for all four.
+Its forward concatenates, on the last dim, the merger output and then one
+merger output per DeepStack layer in the order the tower reaches those layers;
+``embed_multimodal`` ships that tensor per image or video, split along tokens
+only. The shipped width is ``out_hidden_size × (1 + len(deepstack_visual_indexes))``
+for both modalities (4 × 2048 = 8192 for Qwen3-VL-2B). transformers returns
+the DeepStack maps separately (``deepstack_features``); we concatenate them the
+same way, so each level's order and count follow the config.
+
+Qwen3.5 publishes ``deepstack_visual_indexes: []``, and transformers' Qwen3.5
+tower has no DeepStack mergers at all: the width is ``out_hidden_size``. vLLM
+would still pack levels for a Qwen3.5 config that listed some, so for such a
+config we swap in transformers' Qwen3-VL tower (the same architecture plus the
+mergers) and measure what vLLM's producer would ship. vLLM's Qwen3.5 language
+model does not split DeepStack levels off, so such a config could not be
+served end to end.
+
+Not modelled: with video pruning (EVS) on, vLLM appends mrope position
+channels to each item; it is off by default.
+
+Token counts follow the published preprocessor configs: images 65536 to
+16777216 pixels; videos 4096 to 25165824 pixels counted over all frames
+together. The profile items are vLLM's dummy inputs: the image with the most
+tokens in the image budget (16384 tokens at patch 16), and a two-frame video
+with the most tokens in half the video budget (12288 tokens).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import torch
+from torch import nn
+
+from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
+from ecwidth.families._qwen_mm import construct_towers_off_meta, most_tokens_grid, pack_deepstack
+from ecwidth.families._qwen_vision import cap_grid, minimal_grid, patch_item, smart_resize
+
+# Published preprocessor_config.json / video_preprocessor_config.json of Qwen3-VL and Qwen3.5.
+IMAGE_MIN_PIXELS = 65536
+IMAGE_MAX_PIXELS = 16777216
+VIDEO_MIN_PIXELS = 4096
+VIDEO_MAX_PIXELS = 25165824
+
+_MODEL_CLASSES = {
+    "qwen3_vl": "Qwen3VLModel",
+    "qwen3_vl_moe": "Qwen3VLMoeModel",
+    "qwen3_5": "Qwen3_5Model",
+    "qwen3_5_moe": "Qwen3_5MoeModel",
+}
+
+
+def video_smart_resize(
+    frames: int, height: int, width: int, *, temporal: int, unit: int, min_pixels: int, max_pixels: int
+) -> tuple[int, int]:
+    """Frame size after Qwen3-VL's video processor, whose pixel budget covers all frames together."""
+    if height < unit or width < unit:
+        scale = max(unit / height, unit / width)
+        height, width = int(height * scale), int(width * scale)
+    h = round(height / unit) * unit
+    w = round(width / unit) * unit
+    volume = round(frames / temporal) * temporal * h * w
+    if volume > max_pixels:
+        beta = math.sqrt(frames * height * width / max_pixels)
+        h = max(unit, math.floor(height / beta / unit) * unit)
+        w = max(unit, math.floor(width / beta / unit) * unit)
+    elif volume < min_pixels:
+        beta = math.sqrt(min_pixels / (frames * height * width))
+        h = math.ceil(height * beta / unit) * unit
+        w = math.ceil(width * beta / unit) * unit
+    return h, w
+
+
+@register
+class Qwen3VLAdapter(FamilyAdapter):
+    model_types = ("qwen3_vl", "qwen3_vl_moe")
+    encoder_attributes = ("visual",)
+    # Without deepstack_visual_indexes transformers would silently fill in (8, 16, 24).
+    required_fields = (
+        "vision_config.out_hidden_size",
+        "vision_config.deepstack_visual_indexes",
+        "vision_config.depth",
+        "text_config.hidden_size",
+    )
+
+    def model_class_for(self, config: Any) -> str:
+        return _MODEL_CLASSES[config.model_type]
+
+    def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
+        return construct_towers_off_meta(self.model_class_for(config), config, self.encoder_attributes, dtype)
+
+    def config_modalities(self, config: Any) -> tuple[str, ...]:
+        return ("image", "video")
+
+    def deepstack_levels(self, config: Any, modality: str) -> int:
+        return len(getattr(config.vision_config, "deepstack_visual_indexes", None) or ())
+
+    def predict(self, config: Any) -> dict[str, int]:
+        width = config.vision_config.out_hidden_size * (1 + self.deepstack_levels(config, "image"))
+        return {"image": width, "video": width}
+
+    def embed_tokens(self, config: Any, item: ItemSize) -> int:
+        vision = config.vision_config
+        unit = vision.patch_size * vision.spatial_merge_size
+        if item.modality == "image":
+            h, w = smart_resize(item.height, item.width, unit, IMAGE_MIN_PIXELS, IMAGE_MAX_PIXELS)
+            return (h // unit) * (w // unit)
+        if item.modality == "video":
+            temporal = vision.temporal_patch_size
+            frames = max(temporal, item.frames)
+            h, w = video_smart_resize(
+                frames, item.height, item.width, temporal=temporal, unit=unit,
+                min_pixels=VIDEO_MIN_PIXELS, max_pixels=VIDEO_MAX_PIXELS,
+            )
+            return math.ceil(frames / temporal) * (h // unit) * (w // unit)
+        raise ValueError(f"{config.model_type} takes image and video items, not {item.modality!r}")
+
+    def profile_tokens(self, config: Any, modality: str) -> int:
+        vision = config.vision_config
+        t, h, w = self._profile_grid(vision, modality)
+        return t * h * w // vision.spatial_merge_size**2
+
+    def _profile_grid(self, vision: Any, modality: str) -> tuple[int, int, int]:
+        """vLLM's dummy item: the most tokens in the image budget, or two frames in half the video budget."""
+        max_pixels = IMAGE_MAX_PIXELS if modality == "image" else VIDEO_MAX_PIXELS // vision.temporal_patch_size
+        return (1, *most_tokens_grid(max_pixels, vision.patch_size, vision.spatial_merge_size))
+
+    def dummy_item(
+        self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
+    ) -> dict[str, Any]:
+        vision = model.config.vision_config
+        grid = minimal_grid(vision) if size == "minimal" else self._profile_grid(vision, modality)
+        if max_tokens is not None:
+            grid = cap_grid(grid, vision.spatial_merge_size, max_tokens)
+        dtype, device = self.encoder_dtype_device(model)
+        return patch_item(vision, grid, dtype=dtype, device=device)
+
+    def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
+        # vLLM runs images and videos through the same tower call.
+        return pack_deepstack(model.visual(item["pixel_values"], grid_thw=item["grid_thw"]))
+
+
+@register
+class Qwen3_5Adapter(Qwen3VLAdapter):
+    model_types = ("qwen3_5", "qwen3_5_moe")
+    # Published lists are empty; a missing list means no DeepStack to vLLM and transformers alike.
+    required_fields = ("vision_config.out_hidden_size", "text_config.hidden_size")
+
+    def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
+        model = super().construct(config, dtype)
+        if self.deepstack_levels(config, "image"):
+            model.visual = _qwen3_vl_tower(config.vision_config, dtype)
+        return model
+
+
+def _qwen3_vl_tower(vision: Any, dtype: torch.dtype) -> nn.Module:
+    """transformers' Qwen3-VL tower for a Qwen3.5 vision config: vLLM's tower, DeepStack mergers included."""
+    from transformers import Qwen3VLVisionConfig, Qwen3VLVisionModel
+
+    fields = {key: value for key, value in vision.to_dict().items() if key != "model_type"}
+    return Qwen3VLVisionModel._from_config(Qwen3VLVisionConfig(**fields), dtype=dtype)

@@ -1,0 +1,256 @@
+"""LLaVA, LLaVA-NeXT and LLaVA-OneVision at tiny scale.
+
+Expected widths follow vLLM's ``embed_multimodal`` for the three families: the
+two-layer projector's output (and, for NeXT and OneVision, the
+``image_newline`` rows packed with it), ``text_config.hidden_size`` wide,
+never the tower's ``hidden_size`` or ``projection_dim``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+import torch
+
+from ecwidth.adapter import ItemSize, adapter_for
+from ecwidth.build import build_encoder
+from ecwidth.configs import resolve_spec
+from ecwidth.errors import ConfigError
+from ecwidth.measure import measure
+
+TEXT_HIDDEN = 40
+TEXT = {
+    "hidden_size": TEXT_HIDDEN,
+    "intermediate_size": 64,
+    "num_hidden_layers": 1,
+    "num_attention_heads": 2,
+    "num_key_value_heads": 1,
+    "vocab_size": 64,
+}
+TOWER = {"hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 2, "num_attention_heads": 2}
+
+
+def tiny_llava(feature_layer: int | list[int] = -2) -> dict[str, Any]:
+    """LLaVA-1.5's shape: a CLIP tower (4×4 patches and a CLS row), ``default`` selection drops the CLS."""
+    vision = {"model_type": "clip_vision_model", **TOWER, "image_size": 56, "patch_size": 14, "projection_dim": 8}
+    return {
+        "model_type": "llava",
+        "vision_config": vision,
+        "text_config": {"model_type": "llama", **TEXT},
+        "vision_feature_layer": feature_layer,
+        "vision_feature_select_strategy": "default",
+    }
+
+
+def tiny_pixtral_llava() -> dict[str, Any]:
+    """Pixtral-12B's shape: a Pixtral tower (any image size, 16-pixel patches) under ``llava``."""
+    vision = {"model_type": "pixtral", **TOWER, "head_dim": 8, "image_size": 64, "patch_size": 16}
+    return {
+        "model_type": "llava",
+        "vision_config": vision,
+        "text_config": {"model_type": "mistral", **TEXT},
+        "vision_feature_layer": -1,
+        "vision_feature_select_strategy": "full",
+    }
+
+
+def tiny_llava_next() -> dict[str, Any]:
+    """LLaVA-v1.6's shape at 56-pixel tiles: the published grid resolutions divided by 6."""
+    return {
+        **tiny_llava(),
+        "model_type": "llava_next",
+        "text_config": {"model_type": "mistral", **TEXT},
+        "image_grid_pinpoints": [[56, 112], [112, 56], [112, 112], [168, 56], [56, 168]],
+    }
+
+
+def tiny_llava_onevision(max_tiles: int = 9) -> dict[str, Any]:
+    """OneVision's shape: a SigLIP tower (4×4 patches, no CLS), ``full`` selection, 1–3 × 1–3 tiles."""
+    vision = {"model_type": "siglip_vision_model", **TOWER, "image_size": 56, "patch_size": 14}
+    return {
+        "model_type": "llava_onevision",
+        "vision_config": vision,
+        "text_config": {"model_type": "qwen2", **TEXT},
+        "vision_feature_layer": -1,
+        "vision_feature_select_strategy": "full",
+        "vision_aspect_ratio": f"anyres_max_{max_tiles}",
+        "image_grid_pinpoints": [[56 * h, 56 * w] for h in (1, 2, 3) for w in (1, 2, 3)],
+    }
+
+
+TINY = {
+    "llava": tiny_llava,
+    "pixtral_llava": tiny_pixtral_llava,
+    "llava_next": tiny_llava_next,
+    "llava_onevision": tiny_llava_onevision,
+}
+
+
+def built(config: dict[str, Any]) -> tuple[Any, torch.nn.Module]:
+    adapter = adapter_for(config["model_type"])
+    model = build_encoder(adapter, resolve_spec(config).config, device=torch.device("cpu"), dtype=torch.float32)
+    return adapter, model
+
+
+@pytest.mark.parametrize("name", TINY)
+def test_width_is_the_lm_hidden_size_for_every_modality(name: str) -> None:
+    config = TINY[name]()
+    result = measure(config, device="cpu")
+    modalities = ("image", "video") if config["model_type"] == "llava_onevision" else ("image",)
+    assert result.widths == {modality: config["text_config"]["hidden_size"] for modality in modalities}
+    assert result.predicted == result.widths
+
+
+@pytest.mark.parametrize("name", TINY)
+def test_no_tower_field_is_the_width(name: str) -> None:
+    config = TINY[name]()
+    width = measure(config, device="cpu").widths["image"]
+    vision = config["vision_config"]
+    assert width not in (vision["hidden_size"], vision.get("projection_dim"))
+
+
+def test_a_list_of_feature_layers_widens_the_projector_input_not_the_output() -> None:
+    adapter, model = built(tiny_llava(feature_layer=[-2, -1]))
+    assert model.multi_modal_projector.linear_1.in_features == 2 * TOWER["hidden_size"]
+    with torch.inference_mode():
+        packed = adapter.encode(model, "image", adapter.dummy_item(model, "image", "minimal"))
+    assert packed.shape == (16, TEXT_HIDDEN)
+
+
+def test_the_published_llava_config_leaves_the_width_to_the_text_class_default() -> None:
+    # llava-1.5-7b-hf's text_config has no hidden_size: LlamaConfig's 4096 applies.
+    config = tiny_llava()
+    del config["text_config"]["hidden_size"]
+    assert measure(config, device="cpu").widths == {"image": 4096}
+
+
+@pytest.mark.parametrize("name", TINY)
+def test_encoded_tokens_match_the_token_count(name: str) -> None:
+    adapter, model = built(TINY[name]())
+    with torch.inference_mode():
+        for modality in adapter.modalities(model):
+            for size in ("minimal", "profile"):
+                item = adapter.dummy_item(model, modality, size, max_tokens=200)
+                packed = adapter.encode(model, modality, item)
+                assert packed.shape[-1] == TEXT_HIDDEN
+                assert packed.shape[0] == _tokens_of(adapter, model.config, modality, item)
+
+
+def _tokens_of(adapter: Any, config: Any, modality: str, item: dict[str, Any]) -> int:
+    """The adapter's own token count for the item it built."""
+    if modality == "video":
+        return adapter.embed_tokens(config, ItemSize("video", frames=item["pixel_values_videos"].shape[1]))
+    height, width = item["image_sizes"][0].tolist() if "image_sizes" in item else item["pixel_values"].shape[-2:]
+    return adapter.embed_tokens(config, ItemSize("image", height, width))
+
+
+def test_llava_tokens_are_one_tile_whatever_the_image() -> None:
+    config = resolve_spec(tiny_llava()).config
+    adapter = adapter_for("llava")
+    # (56/14)² patches plus CLS, the CLS dropped by the default strategy.
+    assert adapter.embed_tokens(config, ItemSize("image", 448, 448)) == 16
+    assert adapter.profile_tokens(config, "image") == 16
+
+
+def test_pixtral_tokens_are_one_per_patch_of_the_fitted_image() -> None:
+    config = resolve_spec(tiny_pixtral_llava()).config
+    adapter = adapter_for("llava")
+    assert adapter.embed_tokens(config, ItemSize("image", 48, 32)) == 3 * 2
+    assert adapter.embed_tokens(config, ItemSize("image", 200, 100)) == 4 * 2  # fitted into 64×32
+    assert adapter.profile_tokens(config, "image") == 4 * 4
+
+
+def test_llava_next_tokens_count_base_tile_unpadded_grid_and_newlines() -> None:
+    config = resolve_spec(tiny_llava_next()).config
+    adapter = adapter_for("llava_next")
+    base = 16  # one 56-pixel tile: 4×4 patches, CLS dropped
+    # 56×112 is a grid resolution: 1×2 tiles, a 4×8 feature grid, nothing to unpad, one newline per row.
+    assert adapter.embed_tokens(config, ItemSize("image", 56, 112)) == base + 4 * 8 + 4
+    # 80×80 goes to 112×112 (an 8×8 grid) and fills it.
+    assert adapter.embed_tokens(config, ItemSize("image", 80, 80)) == base + 8 * 8 + 8
+    # 30×112 goes to 56×112 and fills 2.1 of its 4 rows: one padding row is cut from top and bottom.
+    assert adapter.embed_tokens(config, ItemSize("image", 30, 112)) == base + 2 * 8 + 2
+    # The profile is the grid resolution with the most tokens: 112×112.
+    assert adapter.profile_tokens(config, "image") == base + 8 * 8 + 8
+
+
+def test_onevision_grids_beyond_anyres_max_are_shrunk() -> None:
+    adapter = adapter_for("llava_onevision")
+    config = resolve_spec(tiny_llava_onevision(max_tiles=1)).config
+    base = 16  # one 56-pixel tile: 4×4 patches, full selection
+    # 112×112 is 2×2 tiles, an 8×8 grid: sqrt(64 / 16) = 2 > 1.1, so it shrinks to 4×4, plus 4 newlines.
+    assert adapter.embed_tokens(config, ItemSize("image", 112, 112)) == base + 4 * 4 + 4
+    # 56×56 is one tile, a 4×4 grid: ratio 1, kept.
+    assert adapter.embed_tokens(config, ItemSize("image", 56, 56)) == base + 4 * 4 + 4
+    # Videos: 4×4 patches pooled 2× to 2×2 a frame, plus one newline for the video.
+    assert adapter.embed_tokens(config, ItemSize("video", 448, 448, frames=8)) == 8 * 2 * 2 + 1
+
+
+def test_onevision_profiles_as_vllm_does() -> None:
+    adapter = adapter_for("llava_onevision")
+    config = resolve_spec(tiny_llava_onevision()).config
+    # vLLM's fixed 944×1153 image; 16 frames for a video when max_model_len allows.
+    assert adapter.profile_tokens(config, "image") == adapter.embed_tokens(config, ItemSize("image", 944, 1153))
+    assert adapter.profile_tokens(config, "video") == 16 * 2 * 2 + 1
+
+
+@pytest.mark.parametrize("name", TINY)
+def test_profile_item_has_at_least_the_minimal_tokens_and_the_same_width(name: str) -> None:
+    adapter, model = built(TINY[name]())
+    with torch.inference_mode():
+        for modality in adapter.modalities(model):
+            minimal = adapter.encode(model, modality, adapter.dummy_item(model, modality, "minimal"))
+            profile = adapter.encode(model, modality, adapter.dummy_item(model, modality, "profile"))
+            assert minimal.shape[-1] == profile.shape[-1] == TEXT_HIDDEN
+            if name == "llava":  # one fixed-size image: nothing smaller or larger exists
+                assert profile.shape == minimal.shape
+            else:
+                assert profile.shape[0] > minimal.shape[0]
+
+
+@pytest.mark.parametrize(
+    ("name", "path"),
+    [
+        ("llava", "vision_config.image_size"),
+        ("llava", "text_config.model_type"),
+        ("llava_next", "image_grid_pinpoints"),
+        ("llava_onevision", "vision_config.hidden_size"),
+    ],
+)
+def test_a_missing_required_field_is_a_config_error(name: str, path: str) -> None:
+    config = TINY[name]()
+    *parents, leaf = path.split(".")
+    section = config
+    for parent in parents:
+        section = section[parent]
+    del section[leaf]
+    with pytest.raises(ConfigError, match=path):
+        measure(config, device="cpu")
+
+
+def test_minimal_llava_next_item_is_the_fewest_tiles() -> None:
+    adapter, model = built(tiny_llava_next())
+    item = adapter.dummy_item(model, "image", "minimal")
+    assert item["pixel_values"].shape[:2] == (1, 1 + 2)  # base tile plus the 1×2 grid
+    assert math.prod(item["image_sizes"][0].tolist()) == 56 * 112
+
+
+@pytest.mark.parametrize(
+    ("config", "image_size", "tiles", "tokens"),
+    [
+        (tiny_llava_next(), (30, 112), 1 + 1 * 2, 16 + 2 * 8 + 2),  # padding rows cut
+        (tiny_llava_next(), (80, 80), 1 + 2 * 2, 16 + 8 * 8 + 8),
+        (tiny_llava_onevision(max_tiles=1), (100, 150), 1 + 2 * 3, 16 + 3 * 4 + 3),  # 8×12 shrunk by 2.45
+    ],
+)
+def test_transformers_packing_gives_the_counted_tokens(
+    config: dict[str, Any], image_size: tuple[int, int], tiles: int, tokens: int
+) -> None:
+    adapter, model = built(config)
+    item = {"pixel_values": torch.randn(1, tiles, 3, 56, 56), "image_sizes": torch.tensor([image_size])}
+    with torch.inference_mode():
+        packed = adapter.encode(model, "image", item)
+    assert packed.shape == (tokens, TEXT_HIDDEN)
+    assert adapter.embed_tokens(model.config, ItemSize("image", *image_size)) == tokens
