@@ -15,6 +15,7 @@ from ecwidth.errors import (
     MalformedReportError,
     MissingWidthError,
     NoEncoderError,
+    RankFailedError,
     RemoteCodeError,
     TableError,
     UnknownModelTypeError,
@@ -22,6 +23,7 @@ from ecwidth.errors import (
 )
 from ecwidth.measure import MeasureResult, WidthMismatchWarning, measure, measure_widths
 from ecwidth.predict import predict_widths
+from ecwidth.producer import record_producer_widths
 from ecwidth.reconcile import get_width, reconcile
 from ecwidth.table import WidthRow, WidthTable
 
@@ -38,6 +40,7 @@ __all__ = [
     "MeasureResult",
     "MissingWidthError",
     "NoEncoderError",
+    "RankFailedError",
     "RemoteCodeError",
     "TableError",
     "UnknownModelTypeError",
@@ -50,4 +53,5 @@ __all__ = [
     "measure_widths",
     "predict_widths",
     "reconcile",
+    "record_producer_widths",
 ]

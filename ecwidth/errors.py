@@ -43,3 +43,7 @@ class EncodeError(EcwidthError):
 
 class TableError(EcwidthError):
     """A width table file is malformed, or two tables conflict."""
+
+
+class RankFailedError(EcwidthError):
+    """A rank raised, hung or died while measuring across ranks."""

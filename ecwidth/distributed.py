@@ -1,0 +1,300 @@
+"""Measure on every rank of a torch.distributed job and reconcile, as a producer's workers do.
+
+A serving engine measures on each worker and reconciles the reports, so a
+sharded or pipelined producer layout is only checked by running it. Reports
+travel over torch.distributed collectives (gloo on CPUs, nccl on GPUs); there
+is no transport of our own.
+
+Fault handling, so that no rank waits forever:
+
+- A rank whose ``build`` or encode raises sends a failure record in place of
+  a report. The gather completes at once and every rank raises the same
+  ``RankFailedError`` naming each failed rank and its exception (the failed
+  rank chains its own traceback).
+- A rank that hangs, or dies without raising (killed, out of memory,
+  crashed), sends nothing. The exchange runs on a gloo group with
+  ``timeout``: a monitored barrier before the gather makes every waiting rank
+  raise ``RankFailedError`` after at most ``timeout`` seconds (at once where
+  the peer's socket closes), and on rank 0 it names the missing ranks; the
+  other ranks' messages point to rank 0. Under torchrun the agent then stops
+  the remaining workers, the hung one included.
+
+The ``-m`` command: ``torchrun --nproc-per-node N -m ecwidth.distributed
+(--model NAME | --config PATH) [--pp-size P] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from datetime import timedelta
+from pathlib import Path
+
+import torch
+import torch.distributed as dist
+from torch import nn
+
+from ecwidth.adapter import find_adapter
+from ecwidth.build import build_encoder
+from ecwidth.configs import ModelSpec, resolve_spec
+from ecwidth.devices import DTYPES, resolve_device, resolve_dtype
+from ecwidth.errors import RankFailedError
+from ecwidth.measure import measure_widths
+from ecwidth.reconcile import reconcile
+
+#: Seconds a rank waits for the slowest rank to build and encode; covers build-time skew.
+DEFAULT_TIMEOUT_S = 300.0
+
+#: ``build(rank, world_size)``: this rank's model, or ``None`` where it holds no encoder.
+Build = Callable[[int, int], nn.Module | None]
+
+#: What each rank contributes to the gather: its report, or why it has none.
+_Payload = tuple[dict[str, int], str | None]
+
+
+def _exchange_group(group: dist.ProcessGroup | None, timeout: float) -> dist.ProcessGroup:
+    """The gloo group reports travel on: gloo raises on timeout, where nccl's watchdog kills the process.
+
+    Raises:
+        ValueError: No process group is initialised, ``group`` is not gloo, or this rank is not in it.
+        RankFailedError: Not every rank joined the new group within ``timeout``.
+    """
+    if not dist.is_initialized():
+        raise ValueError(
+            "no torch.distributed process group: call torch.distributed.init_process_group first, "
+            "or run under torchrun: torchrun --nproc-per-node N -m ecwidth.distributed ..."
+        )
+    if group is None:
+        try:
+            return dist.new_group(backend="gloo", timeout=timedelta(seconds=timeout))
+        except RuntimeError as error:
+            raise RankFailedError(
+                f"not every rank reached measure_across_ranks within {timeout:g} s: {error}"
+            ) from error
+    if dist.get_backend(group) != "gloo":
+        raise ValueError(
+            f"group uses {dist.get_backend(group)!r}; pass a gloo group, e.g. "
+            "torch.distributed.new_group(ranks, backend='gloo'), or group=None for every rank"
+        )
+    if dist.get_rank(group) < 0:
+        raise ValueError(f"rank {dist.get_rank()} is not in the group; call this on the group's ranks only")
+    return group
+
+
+def _measure_locally(build: Build, rank: int, world_size: int) -> tuple[_Payload, Exception | None]:
+    """Build and encode on this rank; a failure is returned as a record, never raised, so the gather happens."""
+    stage = "building its model"
+    try:
+        model = build(rank, world_size)
+        stage = "encoding a dummy item"
+        return (measure_widths(model), None), None
+    except Exception as error:  # any failure must reach the other ranks as a record
+        return ({}, f"failed while {stage}: {type(error).__name__}: {error}"), error
+
+
+def _gather(payload: _Payload, group: dist.ProcessGroup, timeout: float) -> list[_Payload]:
+    """Every rank's payload, in rank order, or ``RankFailedError`` within ``timeout``.
+
+    Raises:
+        RankFailedError: A rank did not arrive in time, or its connection closed.
+    """
+    payloads: list[_Payload] = [({}, None)] * dist.get_world_size(group)
+    try:
+        dist.monitored_barrier(group, timeout=timedelta(seconds=timeout), wait_all_ranks=True)
+        dist.all_gather_object(payloads, payload, group=group)
+    except RuntimeError as error:
+        raise RankFailedError(
+            f"not every rank reported within {timeout:g} s: a rank hung, or died without raising "
+            f"(killed, out of memory, crashed). torch.distributed on rank {dist.get_rank(group)}: {error}"
+        ) from error
+    return payloads
+
+
+def _describe_failures(payloads: Sequence[_Payload]) -> str:
+    """One clause per distinct failure, so N ranks failing alike read as one line."""
+    ranks_by_failure: dict[str, list[int]] = {}
+    for rank, (_, failure) in enumerate(payloads):
+        if failure is not None:
+            ranks_by_failure.setdefault(failure, []).append(rank)
+    clauses = [
+        f"{'rank' if len(ranks) == 1 else 'ranks'} {', '.join(map(str, ranks))} {failure}"
+        for failure, ranks in ranks_by_failure.items()
+    ]
+    return f"{'; '.join(clauses)} (of {len(payloads)} ranks)"
+
+
+def measure_across_ranks(
+    build: Build, *, group: dist.ProcessGroup | None = None, timeout: float = DEFAULT_TIMEOUT_S
+) -> dict[str, int]:
+    """Measure on every rank, gather the reports, and return the reconciled widths on every rank.
+
+    Call on every rank of ``group`` (``None``: every rank of the default
+    group, whatever its backend). Each rank measures the model that
+    ``build(rank, world_size)`` returns (rank and size within ``group``),
+    one minimal item per modality; ``None`` or a model without an encoder
+    reports ``{}``. Every rank returns the same mapping or raises the same
+    error. ``timeout`` bounds how long a rank waits for the others, so it must
+    exceed the spread in build time between ranks.
+
+    Raises:
+        RankFailedError: A rank raised while building or encoding (names it and its
+            exception), or a rank did not report within ``timeout`` seconds.
+        NoEncoderError: Every rank reported ``{}``.
+        WidthDisagreementError: Two ranks measured different widths; names every rank's report.
+        MalformedReportError: A report is not ``{str: positive int}``.
+        ValueError: No process group, ``group`` is not gloo, or ``timeout`` is not positive.
+    """
+    if timeout <= 0:
+        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    exchange = _exchange_group(group, timeout)
+    try:
+        rank, world_size = dist.get_rank(exchange), dist.get_world_size(exchange)
+        payload, error = _measure_locally(build, rank, world_size)
+        payloads = _gather(payload, exchange, timeout)
+    finally:
+        if exchange is not group:
+            dist.destroy_process_group(exchange)
+    if any(failure is not None for _, failure in payloads):
+        raise RankFailedError(_describe_failures(payloads)) from error
+    return reconcile([report for report, _ in payloads])
+
+
+# -- the ``python -m ecwidth.distributed`` command, launched by torchrun ------
+
+
+def stage_builder(spec: ModelSpec, pp_size: int, device: torch.device, dtype: torch.dtype) -> Build:
+    """A ``build`` that gives the encoder to the first of ``pp_size`` pipeline stages, ``None`` elsewhere.
+
+    Ranks are laid out stage by stage, so rank ``r`` is in stage ``r // (world_size // pp_size)``.
+    A model without an encoder adapter (text-only) builds ``None`` everywhere.
+    """
+    adapter = find_adapter(spec.model_type)
+
+    def build(rank: int, world_size: int) -> nn.Module | None:
+        if adapter is None or rank // (world_size // pp_size) != 0:
+            return None
+        return build_encoder(adapter, spec.config, device=device, dtype=dtype)
+
+    return build
+
+
+def _launch_env() -> tuple[int, int, int]:
+    """``(rank, world_size, local_rank)`` as torchrun sets them.
+
+    Raises:
+        ValueError: Not launched by torchrun.
+    """
+    try:
+        return int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]), int(os.environ.get("LOCAL_RANK", "0"))
+    except (KeyError, ValueError) as error:
+        raise ValueError(
+            "RANK and WORLD_SIZE are not set; launch with torchrun: "
+            "torchrun --nproc-per-node N -m ecwidth.distributed --model NAME"
+        ) from error
+
+
+def _rank_device(device: str, local_rank: int) -> torch.device:
+    """This rank's device: its own GPU (by LOCAL_RANK) when CUDA is asked for or auto finds one.
+
+    Raises:
+        ValueError: Bad device name, or fewer GPUs than ranks on this node.
+    """
+    resolved = resolve_device(device)
+    if resolved.type != "cuda":
+        return resolved
+    if local_rank >= torch.cuda.device_count():
+        raise ValueError(
+            f"local rank {local_rank} has no GPU: {torch.cuda.device_count()} visible; "
+            "use --nproc-per-node at most the GPU count, or --device cpu"
+        )
+    torch.cuda.set_device(local_rank)
+    return torch.device("cuda", local_rank)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``python -m ecwidth.distributed`` parser."""
+    parser = argparse.ArgumentParser(
+        prog="ecwidth.distributed",
+        description="Measure encoder output widths on every rank of a torchrun job and reconcile them.",
+    )
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--model", metavar="NAME", help="a catalog model (see `ecwidth models`)")
+    source.add_argument("--config", type=Path, metavar="PATH", help="config.json, or a folder holding one")
+    parser.add_argument("--trust-remote-code", action="store_true", help="accept a config that asks for remote code")
+    parser.add_argument("--pp-size", type=int, default=1, metavar="P", help="pipeline stages (first holds the encoder)")
+    parser.add_argument(
+        "--device", default="auto", choices=("auto", "cpu", "cuda"), help="auto: a GPU per LOCAL_RANK if there is one"
+    )
+    parser.add_argument("--dtype", default="auto", choices=("auto", *DTYPES))
+    parser.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
+        help=f"seconds a rank waits for the others before failing (default {DEFAULT_TIMEOUT_S:g})",
+    )
+    parser.add_argument("--json", action="store_true", help="rank 0 prints the result as JSON")
+    return parser
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Validate, join the process group, measure, and print on rank 0; ``main`` leaves the group.
+
+    Checks that every rank fails alike run before the process group exists, so
+    a bad argument never leaves a rank waiting in a rendezvous.
+
+    Raises:
+        ValueError: Bad arguments or config (``EcwidthError`` included), or a rank failed.
+        RuntimeError: torch.distributed could not form the process group.
+    """
+    rank, world_size, local_rank = _launch_env()
+    if args.pp_size < 1 or world_size % args.pp_size:
+        raise ValueError(
+            f"--pp-size {args.pp_size} does not divide the {world_size} ranks; "
+            "pick --nproc-per-node (times nodes) a multiple of --pp-size"
+        )
+    if args.timeout <= 0:
+        raise ValueError(f"--timeout must be positive, got {args.timeout:g}")
+    spec = resolve_spec(args.model if args.model is not None else args.config, trust_remote_code=args.trust_remote_code)
+    device = _rank_device(args.device, local_rank)
+    dtype = resolve_dtype(args.dtype, device)
+    backend = "nccl" if device.type == "cuda" else "gloo"
+    dist.init_process_group(backend, timeout=timedelta(seconds=args.timeout))
+    widths = measure_across_ranks(stage_builder(spec, args.pp_size, device, dtype), timeout=args.timeout)
+    if rank == 0:
+        if args.json:
+            result = {
+                "model": spec.name,
+                "model_type": spec.model_type,
+                "widths": widths,
+                "world_size": world_size,
+                "pp_size": args.pp_size,
+            }
+            print(json.dumps(result))
+        else:
+            listed = ", ".join(f"{modality}={width}" for modality, width in widths.items())
+            print(f"{spec.name} ({spec.model_type}): {listed}; {world_size} rank(s), pp-size {args.pp_size}, agreed")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command on this rank; any error is one ``ecwidth.distributed: error:`` line and status 2.
+
+    The error is printed before the process group is destroyed: once one rank
+    exits, torchrun stops the others, and a slow rank would be stopped silent.
+    """
+    args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except (ValueError, RuntimeError, OSError) as error:
+        # One write: the ranks share torchrun's stderr, and print() writes the newline apart.
+        sys.stderr.write(f"ecwidth.distributed: error: {error}\n")
+        sys.stderr.flush()
+        return 2
+    finally:
+        if dist.is_initialized():
+            dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
