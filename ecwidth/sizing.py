@@ -1,0 +1,420 @@
+"""The rules serving stacks use to size EC transfer buffers, checked against measured widths.
+
+A producer sizes every transfer buffer before it encodes its first real item,
+so it needs a width from somewhere. Stacks have used, over time:
+
+- the text ``hidden_size`` (the "embeddings go into the LM, so they are LM-wide" guess);
+- the vision ``out_hidden_size`` (the merger's output);
+- ``out_hidden_size × (1 + DeepStack levels)`` (the DeepStack fix);
+- a projector output field where the config has one (Llama-4 ``projector_output_dim``,
+  Qwen3-Omni audio ``output_dim``);
+- ecwidth's own prediction from the config.
+
+Each rule is a function of a config (or ModelSpec, catalog name, raw dict) and a
+modality, returning an int, or ``None`` where the rule does not apply to that
+config. A rule that reads one config number gives the same width for every
+modality, exactly as a stack that keeps one width per model does.
+
+``compare_rules`` puts every rule against measured widths. The sign of the
+error matters: a rule that under-allocates truncates or overruns the buffer
+(a crash, or silent corruption); one that over-allocates wastes memory.
+
+This module also holds the small helpers the notebooks call to pick models,
+obtain a measured table and write producer configs, so that notebooks only
+call the package.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ecwidth.adapter import find_adapter
+from ecwidth.atomic import write_text_atomic
+from ecwidth.catalog import catalog_entry, catalog_names
+from ecwidth.configs import ModelSpec, resolve_spec
+from ecwidth.errors import EcwidthError, TableError
+from ecwidth.table import WidthTable
+
+#: Modalities served by the vision tower (image and video share it in every family here).
+VISION_MODALITIES = ("image", "video")
+
+UNDER = "under"
+OVER = "over"
+EXACT = "exact"
+NOT_APPLICABLE = "n/a"
+CONSEQUENCES = {
+    UNDER: "crash or corruption",
+    OVER: "wasted memory",
+    EXACT: "",
+    NOT_APPLICABLE: "rule does not apply",
+}
+
+COMPARISON_COLUMNS = (
+    "model", "modality", "deepstack_levels", "lm_hidden_size", "measured_width", "rule", "rule_width",
+    "relative_error", "measured_over_rule", "verdict", "consequence",
+)  # fmt: skip
+
+
+# -- config access ---------------------------------------------------------------
+
+
+def as_config(model: Any) -> Any:
+    """The transformers config behind a ModelSpec, catalog name, path or raw dict (a config passes through).
+
+    Raises:
+        ConfigError, UnknownModelTypeError: A name, path or dict cannot be resolved.
+    """
+    if isinstance(model, ModelSpec):
+        return model.config
+    if isinstance(model, (str, os.PathLike, Mapping)):
+        return resolve_spec(model).config
+    return model
+
+
+def _sub_config(config: Any, name: str) -> Any:
+    """``config.<name>``, or the one inside an omni ``thinker_config``; ``None`` where absent."""
+    sub = getattr(config, name, None)
+    if sub is None:
+        thinker = getattr(config, "thinker_config", None)
+        sub = getattr(thinker, name, None) if thinker is not None else None
+    return sub
+
+
+def _positive_int(value: Any) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        return None
+    return value
+
+
+def config_deepstack_levels(config: Any) -> int:
+    """DeepStack levels the vision config declares (``len(deepstack_visual_indexes)``); 0 where none."""
+    vision = _sub_config(as_config(config), "vision_config")
+    return len(getattr(vision, "deepstack_visual_indexes", None) or ()) if vision is not None else 0
+
+
+# -- the rules ---------------------------------------------------------------------
+
+
+def text_hidden_size(config: Any, modality: str | None = None) -> int | None:
+    """The language model's ``hidden_size``: the naive guess. Same for every modality."""
+    text = as_config(config).get_text_config()
+    return _positive_int(getattr(text, "hidden_size", None))
+
+
+def vision_out_hidden_size(config: Any, modality: str | None = None) -> int | None:
+    """The vision config's ``out_hidden_size`` (merger output); ``None`` where the config has no such field."""
+    vision = _sub_config(as_config(config), "vision_config")
+    return _positive_int(getattr(vision, "out_hidden_size", None)) if vision is not None else None
+
+
+def out_hidden_size_with_deepstack(config: Any, modality: str | None = None) -> int | None:
+    """``out_hidden_size × (1 + len(deepstack_visual_indexes))``; ``None`` without ``out_hidden_size``."""
+    config = as_config(config)
+    out = vision_out_hidden_size(config)
+    return None if out is None else out * (1 + config_deepstack_levels(config))
+
+
+def projector_output_field(config: Any, modality: str | None = None) -> int | None:
+    """The projector output field of the modality's encoder config, where the config has one.
+
+    Vision modalities read ``vision_config.projector_output_dim`` (Llama-4) or a
+    top-level ``projector_output_dim``; audio reads ``audio_config.output_dim``
+    (Qwen3-Omni). ``None`` elsewhere, and for every modality when ``modality`` is None.
+    """
+    config = as_config(config)
+    if modality in VISION_MODALITIES:
+        vision = _sub_config(config, "vision_config")
+        value = getattr(vision, "projector_output_dim", None) if vision is not None else None
+        return _positive_int(value if value is not None else getattr(config, "projector_output_dim", None))
+    if modality == "audio":
+        audio = _sub_config(config, "audio_config")
+        return _positive_int(getattr(audio, "output_dim", None)) if audio is not None else None
+    return None
+
+
+def ecwidth_prediction(config: Any, modality: str | None = None) -> int | None:
+    """ecwidth's per-family prediction from the config (``adapter.predict``); ``None`` without an adapter."""
+    config = as_config(config)
+    adapter = find_adapter(getattr(config, "model_type", ""))
+    if adapter is None or modality is None:
+        return None
+    return _positive_int(adapter.predict(config).get(modality))
+
+
+@dataclass(frozen=True)
+class SizingRule:
+    """One way a serving stack sizes EC transfers: a name for tables and the function that applies it."""
+
+    name: str
+    description: str
+    width: Callable[[Any, str | None], int | None]
+
+
+RULES: tuple[SizingRule, ...] = (
+    SizingRule("text hidden_size", "LM hidden_size, one width per model", text_hidden_size),
+    SizingRule("vision out_hidden_size", "vision merger output, one width per model", vision_out_hidden_size),
+    SizingRule(
+        "out_hidden_size × (1 + DeepStack)",
+        "merger output times the DeepStack levels plus one, one width per model",
+        out_hidden_size_with_deepstack,
+    ),
+    SizingRule(
+        "projector output field", "projector_output_dim / audio output_dim, per modality", projector_output_field
+    ),
+    SizingRule("ecwidth prediction", "ecwidth's per-family, per-modality prediction", ecwidth_prediction),
+)
+RULE_NAMES: tuple[str, ...] = tuple(rule.name for rule in RULES)
+
+
+def rule_widths(config: Any, modality: str, rules: Iterable[SizingRule] = RULES) -> dict[str, int | None]:
+    """``{rule name: width or None}`` for one model's modality."""
+    config = as_config(config)
+    return {rule.name: rule.width(config, modality) for rule in rules}
+
+
+# -- rules against measurement -----------------------------------------------------------
+
+
+def classify(rule_width: int | None, measured_width: int) -> tuple[float, float, str]:
+    """``(relative_error, measured_over_rule, verdict)`` of one rule width against the measured one.
+
+    ``relative_error`` is signed, ``(rule - measured) / measured``: −0.75 means the
+    buffer is 4× too small; +3.0 means 4× too large. NaN where the rule does not apply.
+    """
+    if rule_width is None:
+        return math.nan, math.nan, NOT_APPLICABLE
+    error = (rule_width - measured_width) / measured_width
+    verdict = EXACT if rule_width == measured_width else UNDER if rule_width < measured_width else OVER
+    return error, measured_width / rule_width, verdict
+
+
+def _measured_rows(table: WidthTable) -> list[Any]:
+    predicted = sorted({(row.model, row.modality) for row in table if row.source != "measured"})
+    if predicted:
+        raise TableError(
+            f"sizing rules are compared with measured widths, but {len(predicted)} row(s) are predicted: "
+            f"{predicted[:5]}. Measure the models first (ecwidth.survey.survey)."
+        )
+    return list(table)
+
+
+def compare_rules(
+    table: WidthTable,
+    *,
+    rules: Iterable[SizingRule] = RULES,
+    specs: Mapping[str, Any] | None = None,
+) -> pd.DataFrame:
+    """Every rule against every measured (model, modality) of ``table``, one row per pair and rule.
+
+    Columns are ``COMPARISON_COLUMNS``. ``specs`` maps a table model name to its
+    config (ModelSpec, dict or path); catalog names resolve by themselves.
+
+    Raises:
+        TableError: A row of the table is predicted, not measured.
+        ConfigError: A model is neither in ``specs`` nor in the catalog.
+    """
+    rules = tuple(rules)
+    specs = specs or {}
+    configs: dict[str, Any] = {}
+    records = []
+    for row in _measured_rows(table):
+        if row.model not in configs:
+            configs[row.model] = as_config(specs.get(row.model, row.model))
+        for rule in rules:
+            width = rule.width(configs[row.model], row.modality)
+            error, factor, verdict = classify(width, row.encoder_width)
+            records.append(
+                {
+                    "model": row.model,
+                    "modality": row.modality,
+                    "deepstack_levels": row.deepstack_levels,
+                    "lm_hidden_size": row.lm_hidden_size,
+                    "measured_width": row.encoder_width,
+                    "rule": rule.name,
+                    "rule_width": pd.NA if width is None else width,
+                    "relative_error": error,
+                    "measured_over_rule": factor,
+                    "verdict": verdict,
+                    "consequence": CONSEQUENCES[verdict],
+                }
+            )
+    frame = pd.DataFrame(records, columns=list(COMPARISON_COLUMNS))
+    frame["rule_width"] = frame["rule_width"].astype("Int64")
+    return frame
+
+
+def row_label(model: str, modalities: Iterable[str], deepstack_levels: int) -> str:
+    """``"qwen3-vl-8b-instruct (image, video) ◆DS×3"``: how the plots and matrices name a row."""
+    mark = f" ◆DS×{deepstack_levels}" if deepstack_levels else ""
+    return f"{model} ({', '.join(modalities)}){mark}"
+
+
+def rule_matrix(comparison: pd.DataFrame, *, value: str = "relative_error", collapse: bool = True) -> pd.DataFrame:
+    """Pivot ``compare_rules`` output to rows × rules of ``value`` (signed relative error by default).
+
+    With ``collapse``, a model's modalities whose measured width and every rule
+    width agree share one row ("model (image, video)"). Rows are labelled by
+    ``row_label``, so DeepStack models carry a ◆ mark; rule columns keep their order.
+    """
+    rules = list(dict.fromkeys(comparison["rule"]))
+    groups: dict[tuple, list[str]] = {}
+    cells: dict[tuple, list[float]] = {}
+    for (model, modality), part in comparison.groupby(["model", "modality"], sort=False):
+        part = part.set_index("rule").reindex(rules)
+        levels = int(part["deepstack_levels"].dropna().iloc[0])
+        measured = int(part["measured_width"].dropna().iloc[0])
+        widths = tuple(-1 if pd.isna(w) else int(w) for w in part["rule_width"])
+        signature = (model, levels, measured) + (widths if collapse else (modality,))
+        groups.setdefault(signature, []).append(modality)
+        cells[signature] = [float(v) for v in part[value]]
+    matrix = pd.DataFrame(
+        [cells[key] for key in groups],
+        index=[row_label(key[0], groups[key], int(key[1])) for key in groups],
+        columns=rules,
+    )
+    matrix.columns.name = "rule"
+    return matrix
+
+
+def rule_summary(comparison: pd.DataFrame) -> pd.DataFrame:
+    """Per rule: how many (model, modality) pairs it sizes exactly, under, over, or not at all, and its worst miss."""
+    counts = pd.crosstab(comparison["rule"], comparison["verdict"])
+    counts = counts.reindex(index=list(dict.fromkeys(comparison["rule"])), columns=[EXACT, UNDER, OVER, NOT_APPLICABLE])
+    counts = counts.fillna(0).astype(int)
+    applied = comparison[comparison["verdict"] != NOT_APPLICABLE].groupby("rule", sort=False)
+    counts["worst_under_factor"] = applied["measured_over_rule"].max().where(lambda f: f > 1)
+    counts["worst_over_factor"] = (1 / applied["measured_over_rule"].min()).where(lambda f: f > 1)
+    counts.columns.name = None
+    return counts
+
+
+def misses(comparison: pd.DataFrame) -> pd.DataFrame:
+    """Only the rows where a rule under- or over-allocates, worst first (under before over)."""
+    wrong = comparison[comparison["verdict"].isin([UNDER, OVER])].copy()
+    wrong["_order"] = (wrong["verdict"] == OVER).astype(int)
+    wrong["_size"] = -wrong["relative_error"].abs()
+    return wrong.sort_values(["_order", "_size", "model", "modality"]).drop(columns=["_order", "_size"])
+
+
+# -- notebook plumbing -----------------------------------------------------------------
+
+
+def select_models(models: str | Iterable[str] = "all") -> list[str]:
+    """Catalog names from a notebook's ``models`` parameter.
+
+    ``"all"`` is the whole catalog; a string is one name or a comma-separated
+    list (what ``papermill -p models a,b`` passes); any other iterable is a list of names.
+
+    Raises:
+        ConfigError: A name is not in the catalog (suggests close names).
+        ValueError: The selection is empty.
+    """
+    if isinstance(models, str):
+        names = catalog_names() if models.strip() == "all" else [m.strip() for m in models.split(",") if m.strip()]
+    else:
+        names = [str(m) for m in models]
+    if not names:
+        raise ValueError("no models selected; pass catalog names or 'all' (see `ecwidth.catalog.catalog_names()`)")
+    for name in names:
+        catalog_entry(name)
+    return list(dict.fromkeys(names))
+
+
+def check_survey(result: Any, *, allow_failures: bool = False) -> None:
+    """Raise when a survey (``ecwidth.survey.Survey``) lost models, unless failures are allowed.
+
+    Raises:
+        EcwidthError: Some models failed; names each one and its error.
+    """
+    if result.failures and not allow_failures:
+        detail = "; ".join(f"{name}: {error}" for name, error in result.failures.items())
+        raise EcwidthError(
+            f"{len(result.failures)} model(s) could not be measured: {detail}. "
+            "Fix them, leave them out of `models`, or set allow_failures = True."
+        )
+
+
+def measured_table(
+    models: str | Iterable[str] = "all",
+    *,
+    width_table: str | os.PathLike[str] | None = None,
+    device: str = "auto",
+    dtype: str = "auto",
+    progress: bool = True,
+    allow_failures: bool = False,
+) -> WidthTable:
+    """The measured widths of ``models``: read from ``width_table`` when given, else measured now.
+
+    A table read from a file is restricted to the selected models (all of its
+    models when ``models`` is "all") and every selected model must be in it.
+
+    Raises:
+        ConfigError: A model name is not in the catalog.
+        TableError: The table file is invalid or lacks a selected model.
+        EcwidthError: Measuring failed for some model and ``allow_failures`` is off.
+    """
+    if width_table is not None:
+        table = WidthTable.read(width_table)
+        if isinstance(models, str) and models.strip() == "all":
+            return table
+        names = select_models(models)
+        return WidthTable([row for name in names for row in table.for_model(name)])
+    from ecwidth.survey import survey
+
+    result = survey(select_models(models), device=device, dtype=dtype, progress=progress)
+    check_survey(result, allow_failures=allow_failures)
+    return result.table
+
+
+def write_producer_configs(table: WidthTable, directory: str | os.PathLike[str]) -> list[Path]:
+    """Write ``<directory>/<model>.json`` = ``{"mm_encoder_output_widths": {...}}`` for every model, atomically.
+
+    Raises:
+        TableError: A model's widths are predicted, not measured.
+        OSError: A file cannot be written.
+    """
+    directory = Path(directory)
+    rendered = {directory / f"{model}.json": table.producer_config(model) for model in table.models()}
+    for path, document in rendered.items():
+        write_text_atomic(path, json.dumps(document, indent=2, sort_keys=True) + "\n")
+    return list(rendered)
+
+
+def check_producer_configs(table: WidthTable, paths: Iterable[str | os.PathLike[str]]) -> pd.DataFrame:
+    """Read producer config files back and compare each with the table, one row per (model, modality).
+
+    Columns: model, modality, table_width, file_width, round_trip_ok. The model
+    is the file's stem.
+
+    Raises:
+        TableError: A file is not a ``{"mm_encoder_output_widths": {str: int}}`` object,
+            or its modalities differ from the table's.
+    """
+    records = []
+    for path in map(Path, paths):
+        document = json.loads(path.read_text())
+        widths = document.get("mm_encoder_output_widths") if isinstance(document, dict) else None
+        if not isinstance(widths, dict) or set(document) != {"mm_encoder_output_widths"}:
+            raise TableError(f"{path}: expected exactly {{'mm_encoder_output_widths': {{modality: width}}}}")
+        expected = table.widths(path.stem)
+        if set(widths) != set(expected):
+            raise TableError(f"{path}: modalities {sorted(widths)} differ from the table's {sorted(expected)}")
+        for modality, width in sorted(expected.items()):
+            records.append(
+                {
+                    "model": path.stem,
+                    "modality": modality,
+                    "table_width": width,
+                    "file_width": widths[modality],
+                    "round_trip_ok": widths[modality] == width and type(widths[modality]) is int,
+                }
+            )
+    return pd.DataFrame(records, columns=["model", "modality", "table_width", "file_width", "round_trip_ok"])

@@ -1,0 +1,253 @@
+"""Sizing rules against measured widths, and the notebook helpers in ecwidth.sizing."""
+
+import json
+import math
+
+import pytest
+
+import ecwidth
+from ecwidth import sizing
+from ecwidth.adapter import find_adapter
+from ecwidth.catalog import catalog_entry, catalog_names
+from ecwidth.configs import resolve_spec
+from ecwidth.errors import ConfigError, EcwidthError, TableError
+from ecwidth.measure import MeasureResult
+from ecwidth.survey import Survey, rows_from_result, survey
+from ecwidth.table import WidthTable
+
+DEEPSTACK = "qwen3-vl-2b-instruct"  # smallest DeepStack tower in the catalog: 3 levels, out_hidden_size 2048
+STAMP = "2026-01-01T00:00:00+00:00"
+
+
+def needs_family(name: str) -> None:
+    """Skip while the model's family adapter has not landed yet."""
+    if find_adapter(catalog_entry(name).config["model_type"]) is None:
+        pytest.skip(f"no adapter yet for {name}")
+
+
+def table_of(widths_by_model: dict[str, dict[str, int]], *, source: str = "measured") -> WidthTable:
+    """A width table with the given widths (not measured here) and each model's real config provenance."""
+    rows = []
+    for name, widths in widths_by_model.items():
+        spec = resolve_spec(name)
+        adapter = find_adapter(spec.model_type)
+        result = MeasureResult(
+            model=name,
+            model_type=spec.model_type,
+            lm_hidden_size=adapter.lm_hidden_size(spec.config),
+            widths=widths,
+            predicted=adapter.predict(spec.config),
+            dummy="minimal",
+            device="cpu",
+            dtype="float32",
+            deepstack_levels={m: adapter.deepstack_levels(spec.config, m) for m in widths},
+            config_sha256=spec.config_sha256,
+        )
+        rows += rows_from_result(result, measured_at=STAMP)
+    if source != "measured":
+        from dataclasses import replace
+
+        rows = [replace(row, source=source, dummy="none") for row in rows]
+    return WidthTable(rows)
+
+
+@pytest.fixture(scope="module")
+def measured_deepstack() -> WidthTable:
+    """qwen3-vl-2b measured for real on the CPU (the only measurement in this file)."""
+    result = survey([DEEPSTACK], device="cpu", dtype="float32", progress=False)
+    assert not result.failures
+    return result.table
+
+
+# -- the rules, from published configs -----------------------------------------------------
+
+
+def test_rules_read_published_config_fields():
+    spec = resolve_spec("qwen3-vl-8b-instruct")
+    assert sizing.text_hidden_size(spec) == 4096
+    assert sizing.vision_out_hidden_size(spec) == 4096
+    assert sizing.config_deepstack_levels(spec) == 3
+    assert sizing.out_hidden_size_with_deepstack(spec, "image") == 4096 * 4
+    assert sizing.projector_output_field(spec, "image") is None  # qwen3-vl has no projector field
+    assert sizing.ecwidth_prediction(spec, "video") == 16384
+    # The same rules accept a catalog name, a raw dict or a transformers config.
+    assert sizing.text_hidden_size("qwen3-vl-8b-instruct") == 4096
+    assert sizing.vision_out_hidden_size(catalog_entry("qwen3-vl-8b-instruct").config) == 4096
+    assert sizing.out_hidden_size_with_deepstack(spec.config) == 16384
+
+
+def test_rules_that_do_not_apply_return_none():
+    needs_family("gemma-3-4b-it")
+    spec = resolve_spec("gemma-3-4b-it")  # SigLIP + projector: no out_hidden_size, no DeepStack
+    assert sizing.vision_out_hidden_size(spec) is None
+    assert sizing.out_hidden_size_with_deepstack(spec) is None
+    assert sizing.projector_output_field(spec, "image") is None
+    assert sizing.config_deepstack_levels(spec) == 0
+    assert sizing.text_hidden_size(spec) == 2560
+
+
+def test_projector_field_is_per_modality():
+    needs_family("llama-4-scout-17b-16e-instruct")
+    llama4 = resolve_spec("llama-4-scout-17b-16e-instruct")
+    assert sizing.projector_output_field(llama4, "image") == 4096
+    assert sizing.projector_output_field(llama4, "audio") is None
+    assert sizing.projector_output_field(llama4, None) is None
+    needs_family("qwen3-omni-30b-a3b-instruct")
+    omni = resolve_spec("qwen3-omni-30b-a3b-instruct")  # omni: encoder configs live in thinker_config
+    assert sizing.projector_output_field(omni, "audio") == 2048
+    assert sizing.projector_output_field(omni, "image") is None
+    assert sizing.out_hidden_size_with_deepstack(omni, "audio") == 8192  # one width per model: 4x audio's
+
+
+def test_classify_signs_and_factors():
+    assert sizing.classify(2048, 8192) == (-0.75, 4.0, "under")
+    assert sizing.classify(8192, 2048) == (3.0, 0.25, "over")
+    assert sizing.classify(4096, 4096) == (0.0, 1.0, "exact")
+    error, factor, verdict = sizing.classify(None, 4096)
+    assert math.isnan(error) and math.isnan(factor) and verdict == "n/a"
+
+
+# -- rules against measurement ----------------------------------------------------------------
+
+
+def test_hidden_size_rules_under_allocate_deepstack_by_exactly_one_plus_levels(measured_deepstack):
+    comparison = sizing.compare_rules(measured_deepstack)
+    assert list(comparison.columns) == list(sizing.COMPARISON_COLUMNS)
+    assert set(comparison["modality"]) == {"image", "video"}
+    by_rule = {rule: part for rule, part in comparison.groupby("rule")}
+    assert set(by_rule) == set(sizing.RULE_NAMES)
+    levels = sizing.config_deepstack_levels(DEEPSTACK)
+    assert levels == 3
+    for rule in ("text hidden_size", "vision out_hidden_size"):
+        part = by_rule[rule]
+        assert (part["verdict"] == "under").all(), part
+        assert (part["measured_over_rule"] == 1 + levels).all()  # measured width is (1 + levels)x the rule's
+        assert (part["relative_error"] == -levels / (1 + levels)).all()
+        assert (part["consequence"] == "crash or corruption").all()
+    for rule in ("out_hidden_size × (1 + DeepStack)", "ecwidth prediction"):
+        assert (by_rule[rule]["verdict"] == "exact").all(), by_rule[rule]
+        assert (by_rule[rule]["rule_width"] == by_rule[rule]["measured_width"]).all()
+    assert (by_rule["projector output field"]["verdict"] == "n/a").all()
+    assert by_rule["projector output field"]["rule_width"].isna().all()
+
+
+def test_measured_width_is_what_the_deepstack_rule_says(measured_deepstack):
+    spec = resolve_spec(DEEPSTACK)
+    assert measured_deepstack.widths(DEEPSTACK) == {
+        "image": sizing.out_hidden_size_with_deepstack(spec),
+        "video": sizing.out_hidden_size_with_deepstack(spec),
+    }
+    assert measured_deepstack.widths(DEEPSTACK)["image"] == 4 * sizing.text_hidden_size(spec)
+
+
+def test_over_allocation_is_flagged_as_waste():
+    # A width smaller than every rule (as if a family shipped less): every applicable rule over-allocates.
+    table = table_of({DEEPSTACK: {"image": 1024, "video": 8192}})
+    comparison = sizing.compare_rules(table)
+    image = comparison[comparison["modality"] == "image"].set_index("rule")
+    assert image.loc["text hidden_size", "verdict"] == "over"
+    assert image.loc["text hidden_size", "relative_error"] == pytest.approx(1.0)
+    assert image.loc["out_hidden_size × (1 + DeepStack)", "relative_error"] == pytest.approx(7.0)
+    assert image.loc["out_hidden_size × (1 + DeepStack)", "consequence"] == "wasted memory"
+    misses = sizing.misses(comparison)
+    assert set(misses["verdict"]) == {"under", "over"}
+    assert misses["verdict"].iloc[0] == "under"  # under-allocation (a crash) is listed first
+    assert misses["verdict"].iloc[-1] == "over"
+    assert misses["relative_error"].iloc[-1] == pytest.approx(1.0)  # the smallest over-allocation comes last
+
+
+def test_compare_rules_refuses_predicted_widths():
+    with pytest.raises(TableError, match="predicted"):
+        sizing.compare_rules(table_of({DEEPSTACK: {"image": 8192, "video": 8192}}, source="predicted"))
+
+
+def test_compare_rules_takes_specs_for_models_outside_the_catalog():
+    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}})
+    with pytest.raises(ConfigError):
+        sizing.compare_rules(table, specs={DEEPSTACK: "no-such-model"})
+    other = catalog_entry("qwen3-vl-8b-instruct").config
+    comparison = sizing.compare_rules(table, specs={DEEPSTACK: other})
+    assert set(comparison.loc[comparison["rule"] == "text hidden_size", "rule_width"]) == {4096}
+
+
+def test_rule_matrix_collapses_modalities_and_marks_deepstack():
+    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}})
+    matrix = sizing.rule_matrix(sizing.compare_rules(table))
+    assert list(matrix.columns) == list(sizing.RULE_NAMES)
+    assert list(matrix.index) == [f"{DEEPSTACK} (image, video) ◆DS×3"]
+    assert matrix.iloc[0]["text hidden_size"] == -0.75
+    assert math.isnan(matrix.iloc[0]["projector output field"])
+    split = sizing.rule_matrix(sizing.compare_rules(table), collapse=False)
+    assert len(split) == 2
+    # Modalities with different widths never share a row.
+    uneven = sizing.rule_matrix(sizing.compare_rules(table_of({DEEPSTACK: {"image": 8192, "video": 2048}})))
+    assert len(uneven) == 2
+
+
+def test_rule_summary_counts_each_verdict():
+    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}})
+    summary = sizing.rule_summary(sizing.compare_rules(table))
+    assert summary.loc["text hidden_size", "under"] == 2
+    assert summary.loc["text hidden_size", "worst_under_factor"] == 4.0
+    assert summary.loc["ecwidth prediction", "exact"] == 2
+    assert summary.loc["projector output field", "n/a"] == 2
+    assert summary[["exact", "under", "over", "n/a"]].sum(axis=1).eq(2).all()
+
+
+# -- notebook helpers ----------------------------------------------------------------------------
+
+
+def test_select_models():
+    assert sizing.select_models("all") == catalog_names()
+    assert sizing.select_models(f"{DEEPSTACK}, qwen3-vl-8b-instruct") == [DEEPSTACK, "qwen3-vl-8b-instruct"]
+    assert sizing.select_models([DEEPSTACK, DEEPSTACK]) == [DEEPSTACK]
+    with pytest.raises(ConfigError, match="no-such-model"):
+        sizing.select_models(["no-such-model"])
+    with pytest.raises(ValueError, match="no models"):
+        sizing.select_models([])
+
+
+def test_check_survey_names_every_failure():
+    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}})
+    ok = Survey(table, costs=None, failures={})
+    sizing.check_survey(ok)
+    broken = Survey(table, costs=None, failures={"a": "boom", "b": "bang"})
+    with pytest.raises(EcwidthError, match="a: boom; b: bang"):
+        sizing.check_survey(broken)
+    sizing.check_survey(broken, allow_failures=True)
+
+
+def test_measured_table_reads_a_table_and_restricts_it(tmp_path):
+    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}, "qwen3-vl-8b-instruct": {"image": 16384}})
+    table.to_json(tmp_path / "t.json")
+    assert sizing.measured_table("all", width_table=tmp_path / "t.json") == table
+    only = sizing.measured_table([DEEPSTACK], width_table=tmp_path / "t.json")
+    assert only.models() == [DEEPSTACK]
+    with pytest.raises(TableError, match="qwen3-vl-4b-instruct"):
+        sizing.measured_table(["qwen3-vl-4b-instruct"], width_table=tmp_path / "t.json")
+
+
+def test_producer_configs_round_trip_and_catch_tampering(tmp_path):
+    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}, "qwen3-vl-8b-instruct": {"image": 16384}})
+    paths = sizing.write_producer_configs(table, tmp_path / "producer")
+    assert [p.name for p in paths] == ["qwen3-vl-2b-instruct.json", "qwen3-vl-8b-instruct.json"]
+    assert json.loads(paths[0].read_text()) == {"mm_encoder_output_widths": {"image": 8192, "video": 8192}}
+    check = sizing.check_producer_configs(table, paths)
+    assert check["round_trip_ok"].all() and len(check) == 3
+    assert ecwidth.get_width(json.loads(paths[1].read_text())["mm_encoder_output_widths"], "image") == 16384
+
+    paths[0].write_text(json.dumps({"mm_encoder_output_widths": {"image": 2048, "video": 8192}}))
+    assert not sizing.check_producer_configs(table, paths)["round_trip_ok"].all()
+    paths[0].write_text(json.dumps({"mm_encoder_output_widths": {"image": 8192}}))
+    with pytest.raises(TableError, match="modalities"):
+        sizing.check_producer_configs(table, paths)
+    paths[0].write_text(json.dumps({"widths": {"image": 8192}}))
+    with pytest.raises(TableError, match="mm_encoder_output_widths"):
+        sizing.check_producer_configs(table, paths)
+
+
+def test_producer_configs_refuse_predicted_widths(tmp_path):
+    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}}, source="predicted")
+    with pytest.raises(TableError, match="guess"):
+        sizing.write_producer_configs(table, tmp_path)
+    assert not list(tmp_path.iterdir())
