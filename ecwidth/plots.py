@@ -1,4 +1,4 @@
-"""Figures the notebooks draw, and where their files go.
+"""Figures the notebooks draw.
 
 Every figure function takes the DataFrame a package function made, returns a
 matplotlib ``Figure`` (left open, so a notebook shows it inline), and saves a
@@ -8,10 +8,9 @@ PNG when given a ``path``. Axes carry units; DeepStack models are marked
 
 from __future__ import annotations
 
-import json
 import math
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -31,39 +30,6 @@ DEEPSTACK_HATCH = "//"
 PNG_DPI = 120
 
 
-# -- files -----------------------------------------------------------------------
-
-
-def project_root(start: str | os.PathLike[str] | None = None) -> Path | None:
-    """The nearest folder at or above ``start`` (the working directory) that holds ecwidth's ``pyproject.toml``."""
-    here = Path(start or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        if (folder / "pyproject.toml").is_file() and (folder / "ecwidth").is_dir():
-            return folder
-    return None
-
-
-def resolve_path(path: str | os.PathLike[str]) -> Path:
-    """An absolute path: relative ones are taken from the project root, so the notebooks
-    write to the same place whether papermill runs them from the root or JupyterLab from ``notebooks/``.
-    Outside a source tree, relative paths are taken from the working directory."""
-    path = Path(path).expanduser()
-    if path.is_absolute():
-        return path
-    return (project_root() or Path.cwd()) / path
-
-
-def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
-    """``resolve_path(output_dir)``, created if missing.
-
-    Raises:
-        OSError: The folder cannot be created.
-    """
-    directory = resolve_path(output_dir)
-    directory.mkdir(parents=True, exist_ok=True)
-    return directory
-
-
 def save_figure(fig: Figure, path: str | os.PathLike[str] | None) -> Path | None:
     """Save ``fig`` as a PNG at ``path`` (its folder is created); nothing when ``path`` is None."""
     if path is None:
@@ -72,13 +38,6 @@ def save_figure(fig: Figure, path: str | os.PathLike[str] | None) -> Path | None
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=PNG_DPI, bbox_inches="tight", format="png")
     return path
-
-
-def _format_bytes(n: float) -> str:
-    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if n >= size:
-            return f"{n / size:.1f} {unit}"
-    return f"{n:.0f} B"
 
 
 def _legend_below(ax: Any, handles: list[Any] | None = None, *, ncol: int = 3) -> None:
@@ -187,68 +146,10 @@ def survey_cost(costs: pd.DataFrame, path: str | os.PathLike[str] | None = None)
 
 # -- measuring cost: minimal vs profile (benchmarks/measure_cost.json) ----------------------
 
-_COST_KEYS = ("build_s", "encode_s", "peak_rss_bytes", "tokens")
-
-
-def _is_scalar(value: Any) -> bool:
-    return value is None or isinstance(value, (bool, int, float, str))
-
-
-def load_measure_cost(path: str | os.PathLike[str]) -> pd.DataFrame | None:
-    """The benchmark's JSON as one row per model, or ``None`` (with a printed note) when the file is absent.
-
-    Accepts a list of per-model entries, an object whose first list holds them
-    (``{"models": [...], "machine": ...}`` as the benchmark writes it), or an
-    object mapping model names to entries. Each entry has ``model``, ``minimal``
-    and ``profile`` (each with build_s, encode_s, peak_rss_bytes, tokens);
-    their scalar keys become ``minimal_build_s`` and so on, and
-    ``minimal_total_s``/``profile_total_s`` are added.
-
-    Raises:
-        ValueError: The file is not valid JSON or an entry lacks a required key (named).
-    """
-    path = resolve_path(path)
-    if not path.is_file():
-        print(f"note: {path} is not there yet; run `python benchmarks/measure_cost.py` to produce it. Skipping.")
-        return None
-    try:
-        document = json.loads(path.read_text())
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: not valid JSON ({error})") from None
-    entries: Any = document
-    if isinstance(document, Mapping):
-        lists = [value for value in document.values() if isinstance(value, list)]
-        if lists:
-            entries = lists[0]
-        else:
-            entries = [dict(value, model=value.get("model", key)) for key, value in document.items()
-                       if isinstance(value, Mapping)]  # fmt: skip
-    records = []
-    for index, entry in enumerate(entries):
-        if not isinstance(entry, Mapping):
-            raise ValueError(f"{path}: entry {index} is not an object")
-        for key in ("model", "minimal", "profile"):
-            if key not in entry:
-                raise ValueError(f"{path}: entry {index} has no {key!r}")
-        record: dict[str, Any] = {}
-        for key, value in entry.items():  # scalars only: per-run lists and per-modality dicts stay in the JSON
-            if isinstance(value, Mapping):
-                record.update({f"{key}_{sub}": v for sub, v in value.items() if _is_scalar(v)})
-            elif _is_scalar(value):
-                record[key] = value
-        for kind in ("minimal", "profile"):
-            missing = [key for key in _COST_KEYS if f"{kind}_{key}" not in record]
-            if missing:
-                raise ValueError(f"{path}: entry {index} ({entry['model']}) {kind} lacks {', '.join(missing)}")
-            record[f"{kind}_total_s"] = record[f"{kind}_build_s"] + record[f"{kind}_encode_s"]
-        records.append(record)
-    return pd.DataFrame(records)
-
-
 def measure_cost(bench: pd.DataFrame, path: str | os.PathLike[str] | None = None) -> Figure:
     """Minimal-item against profile-item measurement: time (s, log) and peak memory (GiB), per model.
 
-    ``bench`` is ``load_measure_cost``'s frame. Memory is the peak above the encoder's
+    ``bench`` is ``notebook.load_measure_cost``'s frame. Memory is the peak above the encoder's
     weights where every entry records it (``peak_above_weights_bytes``), else the peak CUDA
     allocation, else the process RSS. A capped profile item is hatched and labelled with
     its tokens out of the real profile size.

@@ -18,29 +18,21 @@ modality, exactly as a stack that keeps one width per model does.
 ``compare_rules`` puts every rule against measured widths. The sign of the
 error matters: a rule that under-allocates truncates or overruns the buffer
 (a crash, or silent corruption); one that over-allocates wastes memory.
-
-This module also holds the small helpers the notebooks call to pick models,
-obtain a measured table and write producer configs, so that notebooks only
-call the package.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from ecwidth.adapter import find_adapter
-from ecwidth.atomic import write_text_atomic
-from ecwidth.catalog import catalog_entry, catalog_names
 from ecwidth.configs import ModelSpec, resolve_spec
-from ecwidth.errors import EcwidthError, TableError
+from ecwidth.errors import TableError
 from ecwidth.table import WidthTable
 
 #: Modalities served by the vision tower (image and video share it in every family here).
@@ -303,118 +295,3 @@ def misses(comparison: pd.DataFrame) -> pd.DataFrame:
     wrong["_size"] = -wrong["relative_error"].abs()
     return wrong.sort_values(["_order", "_size", "model", "modality"]).drop(columns=["_order", "_size"])
 
-
-# -- notebook plumbing -----------------------------------------------------------------
-
-
-def select_models(models: str | Iterable[str] = "all") -> list[str]:
-    """Catalog names from a notebook's ``models`` parameter.
-
-    ``"all"`` is the whole catalog; a string is one name or a comma-separated
-    list (what ``papermill -p models a,b`` passes); any other iterable is a list of names.
-
-    Raises:
-        ConfigError: A name is not in the catalog (suggests close names).
-        ValueError: The selection is empty.
-    """
-    if isinstance(models, str):
-        names = catalog_names() if models.strip() == "all" else [m.strip() for m in models.split(",") if m.strip()]
-    else:
-        names = [str(m) for m in models]
-    if not names:
-        raise ValueError("no models selected; pass catalog names or 'all' (see `ecwidth.catalog.catalog_names()`)")
-    for name in names:
-        catalog_entry(name)
-    return list(dict.fromkeys(names))
-
-
-def check_survey(result: Any, *, allow_failures: bool = False) -> None:
-    """Raise when a survey (``ecwidth.survey.Survey``) lost models, unless failures are allowed.
-
-    Raises:
-        EcwidthError: Some models failed; names each one and its error.
-    """
-    if result.failures and not allow_failures:
-        detail = "; ".join(f"{name}: {error}" for name, error in result.failures.items())
-        raise EcwidthError(
-            f"{len(result.failures)} model(s) could not be measured: {detail}. "
-            "Fix them, leave them out of `models`, or set allow_failures = True."
-        )
-
-
-def measured_table(
-    models: str | Iterable[str] = "all",
-    *,
-    width_table: str | os.PathLike[str] | None = None,
-    device: str = "auto",
-    dtype: str = "auto",
-    progress: bool = True,
-    allow_failures: bool = False,
-) -> WidthTable:
-    """The measured widths of ``models``: read from ``width_table`` when given, else measured now.
-
-    A table read from a file is restricted to the selected models (all of its
-    models when ``models`` is "all") and every selected model must be in it.
-
-    Raises:
-        ConfigError: A model name is not in the catalog.
-        TableError: The table file is invalid or lacks a selected model.
-        EcwidthError: Measuring failed for some model and ``allow_failures`` is off.
-    """
-    if width_table is not None:
-        table = WidthTable.read(width_table)
-        if isinstance(models, str) and models.strip() == "all":
-            return table
-        names = select_models(models)
-        return WidthTable([row for name in names for row in table.for_model(name)])
-    from ecwidth.survey import survey
-
-    result = survey(select_models(models), device=device, dtype=dtype, progress=progress)
-    check_survey(result, allow_failures=allow_failures)
-    return result.table
-
-
-def write_producer_configs(table: WidthTable, directory: str | os.PathLike[str]) -> list[Path]:
-    """Write ``<directory>/<model>.json`` = ``{"mm_encoder_output_widths": {...}}`` for every model, atomically.
-
-    Raises:
-        TableError: A model's widths are predicted, not measured.
-        OSError: A file cannot be written.
-    """
-    directory = Path(directory)
-    rendered = {directory / f"{model}.json": table.producer_config(model) for model in table.models()}
-    for path, document in rendered.items():
-        write_text_atomic(path, json.dumps(document, indent=2, sort_keys=True) + "\n")
-    return list(rendered)
-
-
-def check_producer_configs(table: WidthTable, paths: Iterable[str | os.PathLike[str]]) -> pd.DataFrame:
-    """Read producer config files back and compare each with the table, one row per (model, modality).
-
-    Columns: model, modality, table_width, file_width, round_trip_ok. The model
-    is the file's stem.
-
-    Raises:
-        TableError: A file is not a ``{"mm_encoder_output_widths": {str: int}}`` object,
-            or its modalities differ from the table's.
-    """
-    records = []
-    for path in map(Path, paths):
-        document = json.loads(path.read_text())
-        widths = document.get("mm_encoder_output_widths") if isinstance(document, dict) else None
-        if not isinstance(widths, dict) or set(document) != {"mm_encoder_output_widths"}:
-            raise TableError(f"{path}: expected exactly {{'mm_encoder_output_widths': {{modality: width}}}}")
-        expected = table.widths(path.stem)
-        if set(widths) != set(expected):
-            raise TableError(f"{path}: modalities {sorted(widths)} differ from the table's {sorted(expected)}")
-        for modality, width in sorted(expected.items()):
-            records.append(
-                {
-                    "model": path.stem,
-                    "modality": modality,
-                    "table_width": width,
-                    "file_width": widths[modality],
-                    "round_trip_ok": widths[modality] == width and type(widths[modality]) is int,
-                }
-            )
-    return pd.DataFrame(records, columns=["model", "modality", "table_width", "file_width", "round_trip_ok"])

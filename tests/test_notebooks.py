@@ -20,7 +20,7 @@ import pytest
 papermill = pytest.importorskip("papermill")
 
 import ecwidth  # noqa: E402
-from ecwidth import plots, sizing, transfer  # noqa: E402
+from ecwidth import notebook, sizing, transfer  # noqa: E402
 from ecwidth.adapter import find_adapter  # noqa: E402
 from ecwidth.catalog import catalog_entry  # noqa: E402
 from ecwidth.table import COLUMNS, WidthTable  # noqa: E402
@@ -284,7 +284,7 @@ def test_a_broken_parameter_set_fails_naming_the_cell(tmp_path):
     cells = [c for c in executed.cells if c not in marks]
     cell = cells[error.cell_index]
     assert cell.source == error.source
-    assert "sizing.select_models(models)" in cell.source  # the models cell, not a later one
+    assert "notebook.select_models(models)" in cell.source  # the models cell, not a later one
     assert cell.execution_count == error.exec_count
     assert [o.ename for o in cell.outputs if o.output_type == "error"] == ["ConfigError"]
     failed = [c for c in cells if c.cell_type == "code" and any(o.output_type == "error" for o in c.outputs)]
@@ -294,35 +294,35 @@ def test_a_broken_parameter_set_fails_naming_the_cell(tmp_path):
     assert not (tmp_path / "encoder_widths.json").exists()
 
 
-# -- figure and file helpers the notebooks call -------------------------------------------------------
+# -- file helpers the notebooks call (ecwidth.notebook) ------------------------------------------
 
 
 def test_load_measure_cost_is_optional_and_strict(tmp_path, capsys, benchmark_json):
-    assert plots.load_measure_cost(tmp_path / "absent.json") is None
+    assert notebook.load_measure_cost(tmp_path / "absent.json") is None
     assert "is not there yet" in capsys.readouterr().out
-    bench = plots.load_measure_cost(benchmark_json)
+    bench = notebook.load_measure_cost(benchmark_json)
     assert bench.loc[0, "profile_total_s"] == pytest.approx(350.08)
     assert bench.loc[0, "profile_capped"]
     assert "minimal_runs" not in bench and "minimal_tokens_by_modality" not in bench  # scalars only
     entry = json.loads(benchmark_json.read_text())["models"][0]
     listed = tmp_path / "listed.json"
     listed.write_text(json.dumps([entry]))
-    assert plots.load_measure_cost(listed).equals(bench)
+    assert notebook.load_measure_cost(listed).equals(bench)
     keyed = tmp_path / "keyed.json"
     keyed.write_text(json.dumps({"qwen3-vl-4b-instruct": {k: v for k, v in entry.items() if k != "model"}}))
-    assert list(plots.load_measure_cost(keyed)["model"]) == ["qwen3-vl-4b-instruct"]
+    assert list(notebook.load_measure_cost(keyed)["model"]) == ["qwen3-vl-4b-instruct"]
     broken = tmp_path / "broken.json"
     broken.write_text(json.dumps([{"model": "x", "minimal": {"build_s": 1}, "profile": {}}]))
     with pytest.raises(ValueError, match="minimal lacks encode_s, peak_rss_bytes, tokens"):
-        plots.load_measure_cost(broken)
+        notebook.load_measure_cost(broken)
 
 
 def test_resolve_path_is_taken_from_the_project_root(tmp_path, monkeypatch):
     monkeypatch.chdir(NOTEBOOKS)  # JupyterLab runs a kernel in the notebook's folder
-    assert plots.resolve_path("build/x") == ROOT / "build" / "x"
-    assert plots.resolve_path(tmp_path / "y") == tmp_path / "y"
+    assert notebook.resolve_path("build/x") == ROOT / "build" / "x"
+    assert notebook.resolve_path(tmp_path / "y") == tmp_path / "y"
     monkeypatch.chdir(tmp_path)  # outside a source tree: the working directory
-    assert plots.resolve_path("z") == tmp_path / "z"
+    assert notebook.resolve_path("z") == tmp_path / "z"
 
 
 # -- the committed survey -------------------------------------------------------------------------
@@ -336,7 +336,7 @@ def test_committed_table_matches_measurement_now(measured):
     table = WidthTable.from_json(path)
     assert table == WidthTable.from_csv(path.with_suffix(".csv"))
     assert path.with_suffix(".md").read_text() == table.render_markdown()
-    assert set(sizing.select_models("all")) <= set(table.models()), "regenerate the table: the catalog grew"
+    assert set(notebook.select_models("all")) <= set(table.models()), "regenerate the table: the catalog grew"
     assert set(table.to_frame()["source"]) == {"measured"}
     for name in MODELS:  # a sample: one DeepStack model, one without
         assert table.widths(name) == measured[name], name

@@ -1,54 +1,26 @@
-"""Sizing rules against measured widths, and the notebook helpers in ecwidth.sizing."""
+"""Sizing rules against measured widths."""
 
-import json
 import math
 
 import pytest
 
-import ecwidth
 from ecwidth import sizing
 from ecwidth.adapter import find_adapter
-from ecwidth.catalog import catalog_entry, catalog_names
+from ecwidth.catalog import catalog_entry
 from ecwidth.configs import resolve_spec
-from ecwidth.errors import ConfigError, EcwidthError, TableError
-from ecwidth.measure import MeasureResult
-from ecwidth.survey import Survey, rows_from_result, survey
+from ecwidth.errors import ConfigError, TableError
+from ecwidth.survey import survey
 from ecwidth.table import WidthTable
 
+from width_tables import table_of
+
 DEEPSTACK = "qwen3-vl-2b-instruct"  # smallest DeepStack tower in the catalog: 3 levels, out_hidden_size 2048
-STAMP = "2026-01-01T00:00:00+00:00"
 
 
 def needs_family(name: str) -> None:
     """Skip while the model's family adapter has not landed yet."""
     if find_adapter(catalog_entry(name).config["model_type"]) is None:
         pytest.skip(f"no adapter yet for {name}")
-
-
-def table_of(widths_by_model: dict[str, dict[str, int]], *, source: str = "measured") -> WidthTable:
-    """A width table with the given widths (not measured here) and each model's real config provenance."""
-    rows = []
-    for name, widths in widths_by_model.items():
-        spec = resolve_spec(name)
-        adapter = find_adapter(spec.model_type)
-        result = MeasureResult(
-            model=name,
-            model_type=spec.model_type,
-            lm_hidden_size=adapter.lm_hidden_size(spec.config),
-            widths=widths,
-            predicted=adapter.predict(spec.config),
-            dummy="minimal",
-            device="cpu",
-            dtype="float32",
-            deepstack_levels={m: adapter.deepstack_levels(spec.config, m) for m in widths},
-            config_sha256=spec.config_sha256,
-        )
-        rows += rows_from_result(result, measured_at=STAMP)
-    if source != "measured":
-        from dataclasses import replace
-
-        rows = [replace(row, source=source, dummy="none") for row in rows]
-    return WidthTable(rows)
 
 
 @pytest.fixture(scope="module")
@@ -192,62 +164,3 @@ def test_rule_summary_counts_each_verdict():
     assert summary.loc["ecwidth prediction", "exact"] == 2
     assert summary.loc["projector output field", "n/a"] == 2
     assert summary[["exact", "under", "over", "n/a"]].sum(axis=1).eq(2).all()
-
-
-# -- notebook helpers ----------------------------------------------------------------------------
-
-
-def test_select_models():
-    assert sizing.select_models("all") == catalog_names()
-    assert sizing.select_models(f"{DEEPSTACK}, qwen3-vl-8b-instruct") == [DEEPSTACK, "qwen3-vl-8b-instruct"]
-    assert sizing.select_models([DEEPSTACK, DEEPSTACK]) == [DEEPSTACK]
-    with pytest.raises(ConfigError, match="no-such-model"):
-        sizing.select_models(["no-such-model"])
-    with pytest.raises(ValueError, match="no models"):
-        sizing.select_models([])
-
-
-def test_check_survey_names_every_failure():
-    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}})
-    ok = Survey(table, costs=None, failures={})
-    sizing.check_survey(ok)
-    broken = Survey(table, costs=None, failures={"a": "boom", "b": "bang"})
-    with pytest.raises(EcwidthError, match="a: boom; b: bang"):
-        sizing.check_survey(broken)
-    sizing.check_survey(broken, allow_failures=True)
-
-
-def test_measured_table_reads_a_table_and_restricts_it(tmp_path):
-    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}, "qwen3-vl-8b-instruct": {"image": 16384}})
-    table.to_json(tmp_path / "t.json")
-    assert sizing.measured_table("all", width_table=tmp_path / "t.json") == table
-    only = sizing.measured_table([DEEPSTACK], width_table=tmp_path / "t.json")
-    assert only.models() == [DEEPSTACK]
-    with pytest.raises(TableError, match="qwen3-vl-4b-instruct"):
-        sizing.measured_table(["qwen3-vl-4b-instruct"], width_table=tmp_path / "t.json")
-
-
-def test_producer_configs_round_trip_and_catch_tampering(tmp_path):
-    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}, "qwen3-vl-8b-instruct": {"image": 16384}})
-    paths = sizing.write_producer_configs(table, tmp_path / "producer")
-    assert [p.name for p in paths] == ["qwen3-vl-2b-instruct.json", "qwen3-vl-8b-instruct.json"]
-    assert json.loads(paths[0].read_text()) == {"mm_encoder_output_widths": {"image": 8192, "video": 8192}}
-    check = sizing.check_producer_configs(table, paths)
-    assert check["round_trip_ok"].all() and len(check) == 3
-    assert ecwidth.get_width(json.loads(paths[1].read_text())["mm_encoder_output_widths"], "image") == 16384
-
-    paths[0].write_text(json.dumps({"mm_encoder_output_widths": {"image": 2048, "video": 8192}}))
-    assert not sizing.check_producer_configs(table, paths)["round_trip_ok"].all()
-    paths[0].write_text(json.dumps({"mm_encoder_output_widths": {"image": 8192}}))
-    with pytest.raises(TableError, match="modalities"):
-        sizing.check_producer_configs(table, paths)
-    paths[0].write_text(json.dumps({"widths": {"image": 8192}}))
-    with pytest.raises(TableError, match="mm_encoder_output_widths"):
-        sizing.check_producer_configs(table, paths)
-
-
-def test_producer_configs_refuse_predicted_widths(tmp_path):
-    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}}, source="predicted")
-    with pytest.raises(TableError, match="guess"):
-        sizing.write_producer_configs(table, tmp_path)
-    assert not list(tmp_path.iterdir())

@@ -1,0 +1,71 @@
+"""The steps the notebooks share, in ecwidth.notebook."""
+
+import json
+
+import pytest
+
+import ecwidth
+from ecwidth import notebook
+from ecwidth.catalog import catalog_names
+from ecwidth.errors import ConfigError, EcwidthError, TableError
+from ecwidth.survey import Survey
+
+from width_tables import table_of
+
+DEEPSTACK = "qwen3-vl-2b-instruct"  # a DeepStack model in the catalog: 3 levels
+
+
+def test_select_models():
+    assert notebook.select_models("all") == catalog_names()
+    assert notebook.select_models(f"{DEEPSTACK}, qwen3-vl-8b-instruct") == [DEEPSTACK, "qwen3-vl-8b-instruct"]
+    assert notebook.select_models([DEEPSTACK, DEEPSTACK]) == [DEEPSTACK]
+    with pytest.raises(ConfigError, match="no-such-model"):
+        notebook.select_models(["no-such-model"])
+    with pytest.raises(ValueError, match="no models"):
+        notebook.select_models([])
+
+
+def test_check_survey_names_every_failure():
+    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}})
+    ok = Survey(table, costs=None, failures={})
+    notebook.check_survey(ok)
+    broken = Survey(table, costs=None, failures={"a": "boom", "b": "bang"})
+    with pytest.raises(EcwidthError, match="a: boom; b: bang"):
+        notebook.check_survey(broken)
+    notebook.check_survey(broken, allow_failures=True)
+
+
+def test_measured_table_reads_a_table_and_restricts_it(tmp_path):
+    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}, "qwen3-vl-8b-instruct": {"image": 16384}})
+    table.to_json(tmp_path / "t.json")
+    assert notebook.measured_table("all", width_table=tmp_path / "t.json") == table
+    only = notebook.measured_table([DEEPSTACK], width_table=tmp_path / "t.json")
+    assert only.models() == [DEEPSTACK]
+    with pytest.raises(TableError, match="qwen3-vl-4b-instruct"):
+        notebook.measured_table(["qwen3-vl-4b-instruct"], width_table=tmp_path / "t.json")
+
+
+def test_producer_configs_round_trip_and_catch_tampering(tmp_path):
+    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}, "qwen3-vl-8b-instruct": {"image": 16384}})
+    paths = notebook.write_producer_configs(table, tmp_path / "producer")
+    assert [p.name for p in paths] == ["qwen3-vl-2b-instruct.json", "qwen3-vl-8b-instruct.json"]
+    assert json.loads(paths[0].read_text()) == {"mm_encoder_output_widths": {"image": 8192, "video": 8192}}
+    check = notebook.check_producer_configs(table, paths)
+    assert check["round_trip_ok"].all() and len(check) == 3
+    assert ecwidth.get_width(json.loads(paths[1].read_text())["mm_encoder_output_widths"], "image") == 16384
+
+    paths[0].write_text(json.dumps({"mm_encoder_output_widths": {"image": 2048, "video": 8192}}))
+    assert not notebook.check_producer_configs(table, paths)["round_trip_ok"].all()
+    paths[0].write_text(json.dumps({"mm_encoder_output_widths": {"image": 8192}}))
+    with pytest.raises(TableError, match="modalities"):
+        notebook.check_producer_configs(table, paths)
+    paths[0].write_text(json.dumps({"widths": {"image": 8192}}))
+    with pytest.raises(TableError, match="mm_encoder_output_widths"):
+        notebook.check_producer_configs(table, paths)
+
+
+def test_producer_configs_refuse_predicted_widths(tmp_path):
+    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}}, source="predicted")
+    with pytest.raises(TableError, match="guess"):
+        notebook.write_producer_configs(table, tmp_path)
+    assert not list(tmp_path.iterdir())
