@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.ecwidth-installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: setup survey test tables bench kernel
+.PHONY: setup survey test tables bench
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("ecwidth needs Python 3.11 or newer" if sys.version_info < (3, 11) else 0)'
@@ -26,6 +26,11 @@ survey: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-# Regenerate the committed survey tables in tables/.
+# Regenerate the committed survey tables in tables/, through notebook 01 as they were made.
 tables: $(STAMP)
-	$(BIN)/ecwidth survey -o tables
+	$(BIN)/papermill notebooks/01_width_survey.ipynb build/notebooks/01_width_survey/01_width_survey.ipynb \
+		-p table_dir tables
+
+# The cost of measuring, minimal item against profile item; writes benchmarks/measure_cost.json.
+bench: $(STAMP)
+	$(BIN)/python benchmarks/measure_cost.py

@@ -19,15 +19,33 @@ LLM layer 0 is added to zeroed embeddings. So the shipped width is
 maps and their order; the concatenation is vLLM's packing, and ours.
 
 Token counts follow vLLM's rule: LLaVA-NeXT anyres with each tile's patch grid
-scaled by ``downsample_rate``. The profile image is the grid pinpoint with the
-most tokens, as vLLM's dummy builder picks it. The smallest valid item is two
-tiles, base plus one high-resolution tile, at the smallest pinpoint: the Q-Former
-needs each tile's full patch grid, so no item is smaller. At published size
-that is 1152 SigLIP patches, about 1 TFLOP, some 20 s on two CPU cores.
+scaled by ``downsample_rate``. The profile item is the real one: the grid
+pinpoint with the most tokens, as vLLM's dummy builder picks it, in full
+``image_size`` tiles.
+
+The width does not depend on the tile size, and a full tile costs seconds
+through the published tower on a CPU (even tiles of one 8×8-patch Q-Former
+window, the smallest the projectors take as they are, cost over a second), so
+the minimal item takes the same code path with fewer tokens: the smallest
+pinpoint (a base tile and one high-resolution tile), each tile one window of
+the smallest size ``downsample_rate`` allows (its denominator in patches a
+side, pooled to its numerator in queries: 2×2 patches to one token for the
+published ``4/8``), so 3 tokens with the newline row. The SigLIP tower
+interpolates its position embeddings to that tile; the packing
+(``vision_config.image_size``, ``image_grid_pinpoints``) and each projector's
+window geometry (tile grid, window and query sides, and its learned query and
+window-position tables cut to their top-left corner of that size) are set for
+that call and restored after, so windowing, area downsampling, 2×2 spatial
+sampling, the Q-Former, the output projection to the LM width and the packing
+all run as for full tiles. The minimal item's ``image_sizes`` are the pinpoint
+scaled to that tile.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
@@ -36,6 +54,7 @@ from torch import nn
 from transformers.image_processing_utils import select_best_resolution
 
 from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
+from ecwidth.families.llava import small_tiles
 
 
 @register
@@ -75,15 +94,22 @@ class Granite4VisionAdapter(FamilyAdapter):
     ) -> dict[str, Any]:
         config = model.config
         height, width = self._pinpoint(config, size, max_tokens)
-        side = config.vision_config.image_size
+        tiles = tile_count(config, height, width)
+        side = full = config.vision_config.image_size
+        if size == "minimal":  # the pinpoint drawn in tiles of the smallest Q-Former window
+            side = Fraction(config.downsample_rate).denominator * config.vision_config.patch_size
+            height, width = height // full * side, width // full * side
         channels = config.vision_config.num_channels
         dtype, device = self.encoder_dtype_device(model)
-        pixels = torch.randn(1, tile_count(config, height, width), channels, side, side, dtype=dtype, device=device)
+        pixels = torch.randn(1, tiles, channels, side, side, dtype=dtype, device=device)
         return {"pixel_values": pixels, "image_sizes": torch.tensor([[height, width]], device=device)}
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         _give_newline_storage(model, *self.encoder_dtype_device(model))
-        out = model.get_image_features(item["pixel_values"], item["image_sizes"])
+        pixel_values = item["pixel_values"]
+        tile = pixel_values.shape[-1]
+        with small_tiles(model.config, tile) as tower_kwargs, _one_window_tiles(model, tile):
+            out = model.get_image_features(pixel_values, item["image_sizes"], **tower_kwargs)
         return torch.cat([per_image[0] for _, per_image in out.deepstack_features], dim=-1)
 
     @staticmethod
@@ -124,6 +150,41 @@ def _tile_grid(config: Any, height: int, width: int) -> tuple[int, int]:
     best_h, best_w = select_best_resolution((height, width), [tuple(p) for p in config.image_grid_pinpoints])
     tile = config.vision_config.image_size
     return best_h // tile, best_w // tile
+
+
+@contextmanager
+def _one_window_tiles(model: nn.Module, tile: int) -> Iterator[None]:
+    """Make every Q-Former projector take a tile, no wider than a window, as one window, for one call.
+
+    The window is the tile's patches a side and pools to ``downsample_rate``
+    of them in queries; the learned query and window-position tables are cut
+    to their top-left corner of those sizes. Full tiles change nothing.
+    """
+    patches = tile // model.config.vision_config.patch_size
+    projectors = [*model.layerwise_projectors, *model.spatial_projectors]
+    if all(projector.image_side == patches for projector in projectors):
+        yield
+        return
+    queries = int(patches * Fraction(model.config.downsample_rate))
+    full = [(p.image_side, p.window_side, p.query_side, p.query_length, p.query, p.image_positions) for p in projectors]
+    for projector in projectors:
+        projector.image_side = projector.window_side = patches
+        projector.query_side, projector.query_length = queries, queries**2
+        projector.query = nn.Parameter(_corner(projector.query, queries), requires_grad=False)
+        projector.image_positions = nn.Parameter(_corner(projector.image_positions, patches), requires_grad=False)
+    try:
+        yield
+    finally:
+        for projector, (image_side, window_side, query_side, query_length, query, positions) in zip(projectors, full):
+            projector.image_side, projector.window_side = image_side, window_side
+            projector.query_side, projector.query_length = query_side, query_length
+            projector.query, projector.image_positions = query, positions
+
+
+def _corner(table: torch.Tensor, side: int) -> torch.Tensor:
+    """The top-left ``side × side`` corner of a ``[1, n², C]`` table laid out as an n × n raster."""
+    full = math.isqrt(table.shape[1])
+    return table.view(1, full, full, -1)[:, :side, :side].reshape(1, side * side, -1)
 
 
 def _give_newline_storage(model: nn.Module, dtype: torch.dtype, device: torch.device) -> None:

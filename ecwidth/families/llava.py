@@ -21,11 +21,32 @@ tower's ``hidden_size`` nor any ``projection_dim``. What vLLM's
 
 transformers and vLLM agree on all of this; vLLM's OneVision video item comes
 as ``[1, tokens, H]``, flattened here.
+
+The profile item is the real one: full ``image_size`` tiles, as the processor
+cuts them (LLaVA-NeXT and OneVision: the grid resolution, or vLLM's fixed
+image, with the most tokens; OneVision videos: as many frames as vLLM
+profiles). A full tile costs seconds to tens of seconds through a published
+tower on a CPU, and the width does not depend on the tile size, so the
+minimal item keeps the same code path with fewer tokens: every tile is one
+patch (LLaVA: one token; NeXT and OneVision: the base tile and the
+smallest grid resolution's tiles, one token each, plus one newline per grid
+row; a OneVision video: one frame of one 2×2 pooling window, so the pooling
+still pools). The tower interpolates its position embeddings to the small
+tile (its own ``interpolate_pos_encoding``); the packing, which reshapes each
+tile's features by ``vision_config.image_size // patch_size`` and reads
+``image_grid_pinpoints`` in pixels of full tiles, is told the tile size and
+grid resolutions scaled to it for that call (``small_tiles``), so it cuts,
+unpads, shrinks and appends newlines exactly as for full tiles. The minimal
+item's ``image_sizes`` are in that scaled space: the smallest grid resolution
+drawn at one patch per tile. A Pixtral tower takes any image size, so its
+minimal item is just a one-patch image.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import torch
@@ -43,6 +64,31 @@ ONEVISION_PROFILE_IMAGE = (944, 1153)
 
 def _is_pixtral(config: Any) -> bool:
     return config.vision_config.model_type == "pixtral"
+
+
+@contextmanager
+def small_tiles(config: Any, tile: int) -> Iterator[dict[str, bool]]:
+    """Let ``tile``-pixel tiles through the tower and the anyres packing, for one call; yields the tower's kwargs.
+
+    The packing reshapes each tile's features by ``vision_config.image_size //
+    patch_size`` and reads ``image_grid_pinpoints`` in pixels of full tiles, so
+    both are scaled to the tile until the block ends; the tower is asked to
+    interpolate its position embeddings. Full tiles change nothing.
+    """
+    vision = config.vision_config
+    full, pinpoints = vision.image_size, getattr(config, "image_grid_pinpoints", None)
+    if tile == full:
+        yield {}
+        return
+    vision.image_size = tile
+    if pinpoints is not None:
+        config.image_grid_pinpoints = [[height // full * tile, width // full * tile] for height, width in pinpoints]
+    try:
+        yield {"interpolate_pos_encoding": True}
+    finally:
+        vision.image_size = full
+        if pinpoints is not None:
+            config.image_grid_pinpoints = pinpoints
 
 
 def tile_tokens(config: Any) -> int:
@@ -100,9 +146,9 @@ class LlavaAdapter(FamilyAdapter):
         self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
     ) -> dict[str, Any]:
         vision = model.config.vision_config
-        if not _is_pixtral(model.config):  # a fixed-size image: the minimal item is the profile item
-            return {"pixel_values": self._random_pixels(model, 1, height=vision.image_size, width=vision.image_size)}
         side = vision.patch_size if size == "minimal" else vision.image_size
+        if not _is_pixtral(model.config):  # one fixed-size tile, a whole one to profile
+            return {"pixel_values": self._random_pixels(model, 1, height=side, width=side)}
         if max_tokens is not None:
             side = min(side, max(1, math.isqrt(max_tokens)) * vision.patch_size)
         return {
@@ -111,7 +157,10 @@ class LlavaAdapter(FamilyAdapter):
         }
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
-        return model.get_image_features(**item).pooler_output[0]
+        if _is_pixtral(model.config):  # any image size goes through as it is
+            return model.get_image_features(**item).pooler_output[0]
+        with small_tiles(model.config, item["pixel_values"].shape[-1]) as tower_kwargs:
+            return model.get_image_features(**item, **tower_kwargs).pooler_output[0]
 
 
 @register
@@ -179,12 +228,12 @@ class LlavaNextAdapter(LlavaAdapter):
         self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
     ) -> dict[str, Any]:
         config = model.config
-        if size == "minimal":
-            height, width = self._minimal_image(config)
-        else:
-            height, width = self._profile_image(config, max_tokens)
-        side = config.vision_config.image_size
+        height, width = self._minimal_image(config) if size == "minimal" else self._profile_image(config, max_tokens)
         tiles = self._tiles(config, height, width)
+        side = full = config.vision_config.image_size
+        if size == "minimal":  # that grid resolution drawn at one patch per tile
+            side = config.vision_config.patch_size
+            height, width = height // full * side, width // full * side
         return {
             "pixel_values": self._random_pixels(model, 1, tiles, height=side, width=side),
             "image_sizes": torch.tensor([[height, width]]),
@@ -243,11 +292,14 @@ class LlavaOnevisionAdapter(LlavaNextAdapter):
         if modality == "image":
             return super().dummy_item(model, modality, size, max_tokens=max_tokens)
         vision = model.config.vision_config
-        frames = 1 if size == "minimal" else self._profile_frames(model.config, max_tokens)
-        pixels = self._random_pixels(model, 1, frames, height=vision.image_size, width=vision.image_size)
-        return {"pixel_values_videos": pixels}
+        if size == "minimal":  # one frame of one 2×2 pooling window
+            frames, side = 1, 2 * vision.patch_size
+        else:
+            frames, side = self._profile_frames(model.config, max_tokens), vision.image_size
+        return {"pixel_values_videos": self._random_pixels(model, 1, frames, height=side, width=side)}
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         if modality == "image":
             return super().encode(model, modality, item)
-        return model.get_video_features(**item).pooler_output[0]
+        with small_tiles(model.config, item["pixel_values_videos"].shape[-1]) as tower_kwargs:
+            return model.get_video_features(**item, **tower_kwargs).pooler_output[0]

@@ -10,8 +10,6 @@ from ecwidth.configs import resolve_spec
 from ecwidth.errors import ConfigError
 
 TEXT_HIDDEN = 40  # each map is projected to the LM hidden size
-# 64 px tiles of 8 px patches: an 8 x 8 grid, downsampled 2/4 to 4 x 4 tokens per tile.
-TILE_TOKENS_SIDE = 4
 
 
 def tiny_config(layerwise: tuple = ((-3, 2), (-1, 0)), spatial: tuple | None = (3, 4, 5)) -> dict:
@@ -37,7 +35,7 @@ def tiny_config(layerwise: tuple = ((-3, 2), (-1, 0)), spatial: tuple | None = (
             "intermediate_size": 64,
             "num_hidden_layers": 3,
             "num_attention_heads": 2,
-            "image_size": 64,
+            "image_size": 64,  # full tiles: an 8 x 8 patch grid, downsampled 2/4 to 4 x 4 tokens
             "patch_size": 8,
         },
     }
@@ -78,7 +76,7 @@ def test_spatial_maps_default_to_the_four_transformers_targets():
 
 
 def test_width_is_not_the_lm_hidden_size_and_transformers_has_no_main_features(adapter, model):
-    item = adapter.dummy_item(model, "image", "minimal")
+    item = adapter.dummy_item(model, "image", "profile")  # full tiles: transformers takes them as they are
     with torch.inference_mode():
         packed = adapter.encode(model, "image", item)  # first: it gives image_newline storage
         features = model.get_image_features(item["pixel_values"], item["image_sizes"])
@@ -87,7 +85,7 @@ def test_width_is_not_the_lm_hidden_size_and_transformers_has_no_main_features(a
 
 
 def test_slices_are_layerwise_then_spatial_maps_in_config_order(adapter, model):
-    item = adapter.dummy_item(model, "image", "minimal")
+    item = adapter.dummy_item(model, "image", "profile")
     with torch.inference_mode():
         packed = adapter.encode(model, "image", item)  # first: it gives image_newline storage
         features = model.get_image_features(item["pixel_values"], item["image_sizes"])
@@ -96,13 +94,30 @@ def test_slices_are_layerwise_then_spatial_maps_in_config_order(adapter, model):
         assert torch.equal(packed[:, index * TEXT_HIDDEN : (index + 1) * TEXT_HIDDEN], per_image[0])
 
 
-def test_minimal_item_is_a_base_tile_and_one_tile_at_the_smallest_pinpoint(adapter, model):
+@pytest.mark.parametrize("rate", ["2/4", "4/8", "1/2"])
+def test_minimal_item_is_two_one_window_tiles_at_the_smallest_pinpoint(adapter, rate):
+    # The smallest window the rate allows: 2 x 2 patches (16 px) pooled to one query, so one token a tile.
+    raw = {**tiny_config(), "downsample_rate": rate}
+    model = build_encoder(adapter, resolve_spec(raw).config, device=torch.device("cpu"), dtype=torch.float32)
     item = adapter.dummy_item(model, "image", "minimal")
-    assert item["pixel_values"].shape == (1, 2, 3, 64, 64)
+    assert item["pixel_values"].shape == (1, 2, 3, 16, 16)  # base tile and the 64 x 64 pinpoint's one tile
+    assert item["image_sizes"].tolist() == [[16, 16]]  # that pinpoint in 16 px tiles
     with torch.inference_mode():
         packed = adapter.encode(model, "image", item)
-    side = TILE_TOKENS_SIDE
-    assert packed.shape[0] == side * side + side * side + side  # base, one tile, a newline per row
+    assert packed.shape == (1 + 1 + 1, 5 * TEXT_HIDDEN)  # base, one tile, its row's newline; five maps
+
+
+def test_a_minimal_item_leaves_config_and_projectors_as_they_were(adapter, model):
+    projectors = [*model.layerwise_projectors, *model.spatial_projectors]
+    tables = [(p.query, p.image_positions) for p in projectors]
+    with torch.inference_mode():
+        adapter.encode(model, "image", adapter.dummy_item(model, "image", "minimal"))
+    assert model.config.vision_config.image_size == 64
+    assert model.config.image_grid_pinpoints == tiny_config()["image_grid_pinpoints"]
+    for projector, (query, positions) in zip(projectors, tables):
+        # An 8 x 8 patch grid of 4 x 4 windows pooled to 2 x 2 queries, and the very same learned tables.
+        assert (projector.image_side, projector.window_side, projector.query_side, projector.query_length) == (8, 4, 2, 4)
+        assert projector.query is query and projector.image_positions is positions
 
 
 def test_profile_item_is_the_pinpoint_with_most_tokens(adapter, model):
@@ -116,7 +131,7 @@ def test_profile_item_is_the_pinpoint_with_most_tokens(adapter, model):
         minimal = adapter.encode(model, "image", adapter.dummy_item(model, "image", "minimal"))
         profile = adapter.encode(model, "image", item)
     assert profile.shape == (56, minimal.shape[-1])
-    assert minimal.shape[0] < profile.shape[0]
+    assert minimal.shape[0] * 10 < profile.shape[0]
     capped = adapter.dummy_item(model, "image", "profile", max_tokens=52)
     assert capped["image_sizes"].tolist() == [[64, 128]]
 

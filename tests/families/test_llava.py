@@ -3,7 +3,8 @@
 Expected widths follow vLLM's ``embed_multimodal`` for the three families: the
 two-layer projector's output (and, for NeXT and OneVision, the
 ``image_newline`` rows packed with it), ``text_config.hidden_size`` wide,
-never the tower's ``hidden_size`` or ``projection_dim``.
+never the tower's ``hidden_size`` or ``projection_dim``. Minimal items are
+one-patch tiles packed the same way, so they give the same width.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ecwidth.adapter import ItemSize, adapter_for
 from ecwidth.build import build_encoder
 from ecwidth.configs import resolve_spec
 from ecwidth.errors import ConfigError
+from ecwidth.families.llava import small_tiles
 from ecwidth.measure import measure
 
 TEXT_HIDDEN = 40
@@ -115,7 +117,7 @@ def test_a_list_of_feature_layers_widens_the_projector_input_not_the_output() ->
     adapter, model = built(tiny_llava(feature_layer=[-2, -1]))
     assert model.multi_modal_projector.linear_1.in_features == 2 * TOWER["hidden_size"]
     with torch.inference_mode():
-        packed = adapter.encode(model, "image", adapter.dummy_item(model, "image", "minimal"))
+        packed = adapter.encode(model, "image", adapter.dummy_item(model, "image", "profile"))
     assert packed.shape == (16, TEXT_HIDDEN)
 
 
@@ -127,15 +129,14 @@ def test_the_published_llava_config_leaves_the_width_to_the_text_class_default()
 
 
 @pytest.mark.parametrize("name", TINY)
-def test_encoded_tokens_match_the_token_count(name: str) -> None:
+def test_encoded_profile_tokens_match_the_token_count(name: str) -> None:
     adapter, model = built(TINY[name]())
     with torch.inference_mode():
         for modality in adapter.modalities(model):
-            for size in ("minimal", "profile"):
-                item = adapter.dummy_item(model, modality, size, max_tokens=200)
-                packed = adapter.encode(model, modality, item)
-                assert packed.shape[-1] == TEXT_HIDDEN
-                assert packed.shape[0] == _tokens_of(adapter, model.config, modality, item)
+            item = adapter.dummy_item(model, modality, "profile", max_tokens=200)
+            packed = adapter.encode(model, modality, item)
+            assert packed.shape[-1] == TEXT_HIDDEN
+            assert packed.shape[0] == _tokens_of(adapter, model.config, modality, item)
 
 
 def _tokens_of(adapter: Any, config: Any, modality: str, item: dict[str, Any]) -> int:
@@ -196,18 +197,55 @@ def test_onevision_profiles_as_vllm_does() -> None:
     assert adapter.profile_tokens(config, "video") == 16 * 2 * 2 + 1
 
 
+# Minimal items: every tile one patch, so one token a tile (the CLS row dropped by ``default``).
+MINIMAL_TOKENS = {
+    "llava": {"image": 1},
+    "pixtral_llava": {"image": 1},
+    "llava_next": {"image": 1 + 1 * 2 + 1},  # base tile, the 1×2 grid, one newline
+    "llava_onevision": {"image": 1 + 1 + 1, "video": 1 + 1},  # a 1×1 grid; one frame pooled 2×2 to 1, newline
+}
+
+
 @pytest.mark.parametrize("name", TINY)
-def test_profile_item_has_at_least_the_minimal_tokens_and_the_same_width(name: str) -> None:
+def test_minimal_item_has_far_fewer_tokens_than_the_profile_and_the_same_width(name: str) -> None:
     adapter, model = built(TINY[name]())
     with torch.inference_mode():
         for modality in adapter.modalities(model):
             minimal = adapter.encode(model, modality, adapter.dummy_item(model, modality, "minimal"))
             profile = adapter.encode(model, modality, adapter.dummy_item(model, modality, "profile"))
-            assert minimal.shape[-1] == profile.shape[-1] == TEXT_HIDDEN
-            if name == "llava":  # one fixed-size image: nothing smaller or larger exists
-                assert profile.shape == minimal.shape
-            else:
-                assert profile.shape[0] > minimal.shape[0]
+            assert minimal.shape == (MINIMAL_TOKENS[name][modality], TEXT_HIDDEN)
+            assert profile.shape[-1] == TEXT_HIDDEN
+            assert profile.shape[0] == adapter.profile_tokens(model.config, modality) >= 4 * minimal.shape[0]
+
+
+@pytest.mark.parametrize("name", ["llava", "llava_next", "llava_onevision"])
+def test_a_minimal_item_leaves_the_config_as_it_was(name: str) -> None:
+    adapter, model = built(TINY[name]())
+    config = TINY[name]()
+    with torch.inference_mode():
+        for modality in adapter.modalities(model):
+            adapter.encode(model, modality, adapter.dummy_item(model, modality, "minimal"))
+            assert model.config.vision_config.image_size == config["vision_config"]["image_size"]
+            assert getattr(model.config, "image_grid_pinpoints", None) == config.get("image_grid_pinpoints")
+
+
+def test_small_tiles_restores_the_config_when_the_call_fails() -> None:
+    config = resolve_spec(tiny_llava_next()).config
+    with pytest.raises(RuntimeError), small_tiles(config, 14) as tower_kwargs:
+        assert tower_kwargs == {"interpolate_pos_encoding": True}
+        assert (config.vision_config.image_size, config.image_grid_pinpoints[0]) == (14, [14, 28])
+        raise RuntimeError
+    assert config.vision_config.image_size == 56
+    assert config.image_grid_pinpoints == tiny_llava_next()["image_grid_pinpoints"]
+
+
+@pytest.mark.parametrize(("name", "modality"), [("llava_next", "image"), ("llava_onevision", "video")])
+def test_a_minimal_item_is_packed_with_its_newline_row(name: str, modality: str) -> None:
+    adapter, model = built(TINY[name]())
+    with torch.inference_mode():
+        model.image_newline.normal_()
+        packed = adapter.encode(model, modality, adapter.dummy_item(model, modality, "minimal"))
+    assert torch.equal(packed[-1], model.image_newline)  # the one grid row ends on image_newline
 
 
 @pytest.mark.parametrize(
@@ -230,11 +268,12 @@ def test_a_missing_required_field_is_a_config_error(name: str, path: str) -> Non
         measure(config, device="cpu")
 
 
-def test_minimal_llava_next_item_is_the_fewest_tiles() -> None:
+def test_minimal_llava_next_item_is_the_fewest_tiles_at_one_patch_each() -> None:
     adapter, model = built(tiny_llava_next())
     item = adapter.dummy_item(model, "image", "minimal")
-    assert item["pixel_values"].shape[:2] == (1, 1 + 2)  # base tile plus the 1×2 grid
-    assert math.prod(item["image_sizes"][0].tolist()) == 56 * 112
+    assert item["pixel_values"].shape == (1, 1 + 2, 3, 14, 14)  # base tile plus the 1×2 grid, 14-pixel tiles
+    # A 56×112 or 112×56 grid resolution, in 14-pixel tiles.
+    assert math.prod(item["image_sizes"][0].tolist()) == 14 * 28
 
 
 @pytest.mark.parametrize(
