@@ -11,7 +11,8 @@ from __future__ import annotations
 import gc
 import time
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,80 @@ def _check_request(modalities: Iterable[str] | None, accepted: tuple[str, ...], 
     return requested
 
 
+@contextmanager
+def _intra_op_threads(count: int | None) -> Iterator[None]:
+    """Cap torch's intra-op threads at ``count`` for the block (``None``: leave them), then restore."""
+    previous = torch.get_num_threads()
+    if count is None or count >= previous:
+        yield
+        return
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)
+
+
+def _threads_for(adapter: FamilyAdapter, model: nn.Module, dummy: str) -> int | None:
+    """One thread for a minimal item on a CPU, else the caller's setting.
+
+    A one-token item is a chain of tiny ops, too small to split across threads;
+    each op still ends on a barrier that waits for every thread. When the cores
+    are busy with anything else, every barrier waits a scheduler time slice:
+    measured on 2 shared cores, a one-token Qwen3-VL-8B item took 2-6 s with 2
+    threads and 0.1-0.35 s with 1. A profile item has ops big enough to gain
+    from threads, so it keeps them.
+    """
+    if dummy != "minimal":
+        return None
+    try:
+        _, device = adapter.encoder_dtype_device(model)
+    except ValueError:
+        return None
+    return 1 if device.type == "cpu" else None
+
+
 @torch.inference_mode()
+def dummy_shapes(
+    model: nn.Module | None,
+    modalities: Iterable[str] | None = None,
+    *,
+    dummy: DummySize = "minimal",
+    max_tokens: int | None = None,
+) -> dict[str, tuple[int, int]]:
+    """Encode one dummy item per modality and return ``{modality: (tokens, width)}`` of the packed item.
+
+    ``measure_widths`` keeps the widths; the token counts are for benchmarks.
+    ``max_tokens`` caps a profile item (see ``FamilyAdapter.dummy_item``).
+    A model (or pipeline stage) without a multimodal encoder returns ``{}``.
+
+    Raises:
+        ValueError: A requested modality is not accepted, or ``dummy`` is unknown.
+        EncodeError: The encoder raised or ran out of memory; names the modality.
+    """
+    adapter = _adapter_of(model)
+    if adapter is None or not adapter.has_encoder(model):
+        return {}
+    shapes: dict[str, tuple[int, int]] = {}
+    requested = _check_request(modalities, adapter.modalities(model), dummy)
+    with _intra_op_threads(_threads_for(adapter, model, dummy)):
+        for modality in requested:
+            try:
+                item = adapter.dummy_item(model, modality, dummy, max_tokens=max_tokens)
+                packed = adapter.encode(model, modality, item)
+            except EcwidthError:
+                raise
+            except (RuntimeError, MemoryError, ValueError, TypeError, IndexError) as error:
+                hint = " Retry with --dummy minimal (dummy='minimal')." if dummy != "minimal" else ""
+                raise EncodeError(
+                    f"encoding a {dummy} {modality!r} dummy item through {type(model).__name__} failed: "
+                    f"{type(error).__name__}: {error}.{hint}"
+                ) from error
+            shapes[modality] = (packed.shape[:-1].numel(), int(packed.shape[-1]))
+            del packed, item
+    return shapes
+
+
 def measure_widths(
     model: nn.Module | None, modalities: Iterable[str] | None = None, *, dummy: DummySize = "minimal"
 ) -> dict[str, int]:
@@ -59,25 +133,7 @@ def measure_widths(
         ValueError: A requested modality is not accepted, or ``dummy`` is unknown.
         EncodeError: The encoder raised or ran out of memory; names the modality.
     """
-    adapter = _adapter_of(model)
-    if adapter is None or not adapter.has_encoder(model):
-        return {}
-    widths: dict[str, int] = {}
-    for modality in _check_request(modalities, adapter.modalities(model), dummy):
-        try:
-            item = adapter.dummy_item(model, modality, dummy)
-            packed = adapter.encode(model, modality, item)
-        except EcwidthError:
-            raise
-        except (RuntimeError, MemoryError, ValueError, TypeError, IndexError) as error:
-            hint = " Retry with --dummy minimal (dummy='minimal')." if dummy != "minimal" else ""
-            raise EncodeError(
-                f"encoding a {dummy} {modality!r} dummy item through {type(model).__name__} failed: "
-                f"{type(error).__name__}: {error}.{hint}"
-            ) from error
-        widths[modality] = int(packed.shape[-1])
-        del packed, item
-    return widths
+    return {modality: width for modality, (_, width) in dummy_shapes(model, modalities, dummy=dummy).items()}
 
 
 @dataclass

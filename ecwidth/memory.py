@@ -2,10 +2,14 @@
 
 Linux lets a process reset its own RSS high-water mark (``/proc/self/clear_refs``),
 so each model of a survey gets its own peak rather than the process's all-time one.
+Free heap memory is first handed back to the OS (glibc ``malloc_trim``): pages a
+previous block freed but glibc kept would otherwise be reused by this block
+without raising RSS, and its peak would read low.
 """
 
 from __future__ import annotations
 
+import ctypes
 import resource
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,6 +33,25 @@ def _rss_high_water_mark() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+def _rss() -> int:
+    """VmRSS in bytes, or 0 where /proc is not there."""
+    try:
+        for line in _STATUS.read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def _trim_heap() -> None:
+    """Return free heap pages to the OS where the C library is glibc; a no-op elsewhere."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)  # the process's own symbols: libc is among them
+    except (OSError, AttributeError):
+        pass
+
+
 def _reset_rss_high_water_mark() -> bool:
     try:
         _CLEAR_REFS.write_text("5")
@@ -44,15 +67,20 @@ class PeakMemory:
     rss_bytes: int = 0
     cuda_bytes: int | None = None
     rss_is_per_block: bool = True
+    #: RSS and CUDA allocation when the block started: ``peak - start`` is what the block added.
+    start_rss_bytes: int = 0
+    start_cuda_bytes: int | None = None
 
 
 @contextmanager
 def peak_memory(device: torch.device | str = "cpu") -> Iterator[PeakMemory]:
     """Record the peak RSS (and peak CUDA allocation on a GPU) of the enclosed block."""
-    peak = PeakMemory(rss_is_per_block=_reset_rss_high_water_mark())
+    _trim_heap()
+    peak = PeakMemory(rss_is_per_block=_reset_rss_high_water_mark(), start_rss_bytes=_rss())
     on_cuda = torch.device(device).type == "cuda"
     if on_cuda:
         torch.cuda.reset_peak_memory_stats()
+        peak.start_cuda_bytes = torch.cuda.memory_allocated()
     try:
         yield peak
     finally:

@@ -51,7 +51,6 @@ from typing import Any
 
 import torch
 from torch import nn
-from transformers.image_processing_utils import select_best_resolution
 
 from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
 from ecwidth.families.llava import small_tiles
@@ -147,6 +146,8 @@ def image_tokens(config: Any, height: int, width: int) -> int:
 
 def _tile_grid(config: Any, height: int, width: int) -> tuple[int, int]:
     """(rows, cols) of high-resolution tiles for an image, from its best grid pinpoint."""
+    from transformers.image_processing_utils import select_best_resolution  # heavy: import only when counting
+
     best_h, best_w = select_best_resolution((height, width), [tuple(p) for p in config.image_grid_pinpoints])
     tile = config.vision_config.image_size
     return best_h // tile, best_w // tile

@@ -1,0 +1,58 @@
+"""benchmarks/measure_cost.py runs end to end and writes the JSON the notebook reads.
+
+Only the schema is checked here, never timings: the speed targets are the
+benchmark's own business, and timed tests on shared cores would be flaky.
+"""
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from tiny_configs import tiny_qwen3_vl
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "measure_cost.py"
+COST_KEYS = {"build_s", "encode_s", "peak_rss_bytes", "tokens"}
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("measure_cost", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_tiny_model_gives_every_key_the_issue_asks_for(bench, tmp_path, monkeypatch, capsys):
+    config = tmp_path / "tiny" / "config.json"
+    config.parent.mkdir()
+    config.write_text(json.dumps(tiny_qwen3_vl(levels=2)))
+    output = tmp_path / "cost.json"
+    monkeypatch.setattr(bench, "BANDWIDTH_BYTES", 2**20)
+    argv = ["--models", str(config), "--device", "cpu", "--repeats", "1", "--profile-cap", "4", "-o", str(output)]
+    assert bench.main(argv) == 0
+
+    report = json.loads(output.read_text())
+    assert next(key for key, value in report.items() if isinstance(value, list)) == "models"  # what the notebook reads
+    (entry,) = report["models"]
+    for key in ("model", "predict_s", "minimal", "profile", "profile_over_minimal_time",
+                "profile_over_minimal_memory", "minimal_over_floor", "device", "dtype", "date"):  # fmt: skip
+        assert key in entry, key
+    assert COST_KEYS <= set(entry["minimal"]) and COST_KEYS | {"real_profile_tokens", "capped"} <= set(entry["profile"])
+    assert entry["model"] == "tiny" and entry["device"] == "cpu" and entry["dtype"] == "float32"
+    width = tiny_qwen3_vl()["vision_config"]["out_hidden_size"] * 3
+    assert entry["minimal"]["widths"] == entry["profile"]["widths"] == {"image": width, "video": width}
+    assert entry["minimal"]["tokens"] == 2  # one merged token per modality
+    assert entry["profile"]["capped"] and entry["profile"]["tokens"] <= 8 < entry["profile"]["real_profile_tokens"]
+    assert report["bandwidth_bytes_per_s"] > 0 and report["survey"] is None
+    assert report["targets"]["survey_s"]["met"] is None  # not measured without --survey
+    assert "capped at 4 tokens" in capsys.readouterr().out
+
+
+def test_the_survey_timer_reports_wall_time_peak_rss_and_the_model_count(bench):
+    child = "x = bytearray(64 * 2**20); print('3 model(s) in 1.5 s of measuring, peak RSS 0.1 GiB')"
+    survey = bench.time_survey("cpu", "auto", command=[sys.executable, "-c", child])
+    assert survey["returncode"] == 0 and survey["models_measured"] == 3 and survey["measuring_s"] == 1.5
+    assert survey["peak_rss_bytes"] >= 64 * 2**20 and survey["wall_s"] > 0
