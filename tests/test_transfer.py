@@ -8,34 +8,11 @@ import torch
 from ecwidth import transfer
 from ecwidth.adapter import ItemSize, find_adapter
 from ecwidth.catalog import catalog_entry
-from ecwidth.configs import resolve_spec
 from ecwidth.errors import ConfigError
-from ecwidth.measure import MeasureResult
-from ecwidth.survey import rows_from_result
-from ecwidth.table import WidthTable
+
+from width_tables import table_of
 
 DEEPSTACK = "qwen3-vl-2b-instruct"
-
-
-def table_of(widths_by_model: dict[str, dict[str, int]]) -> WidthTable:
-    rows = []
-    for name, widths in widths_by_model.items():
-        spec = resolve_spec(name)
-        adapter = find_adapter(spec.model_type)
-        result = MeasureResult(
-            model=name,
-            model_type=spec.model_type,
-            lm_hidden_size=adapter.lm_hidden_size(spec.config),
-            widths=widths,
-            predicted=adapter.predict(spec.config),
-            dummy="minimal",
-            device="cpu",
-            dtype="float32",
-            deepstack_levels={m: adapter.deepstack_levels(spec.config, m) for m in widths},
-            config_sha256=spec.config_sha256,
-        )
-        rows += rows_from_result(result, measured_at="2026-01-01T00:00:00+00:00")
-    return WidthTable(rows)
 
 
 def test_dtype_bytes():
