@@ -331,8 +331,6 @@ def test_resolve_path_is_taken_from_the_project_root(tmp_path, monkeypatch):
 def test_committed_table_matches_measurement_now(measured):
     """tables/encoder_widths.* (notebook 01 with `-p table_dir tables`) must equal what ecwidth measures today."""
     path = ROOT / "tables" / "encoder_widths.json"
-    if not path.exists():
-        pytest.skip("tables/encoder_widths.json is not committed yet")
     table = WidthTable.from_json(path)
     assert table == WidthTable.from_csv(path.with_suffix(".csv"))
     assert path.with_suffix(".md").read_text() == table.render_markdown()

@@ -1,0 +1,43 @@
+"""Published architectures measured at full size on the CPU, against the engine's formulas.
+
+Each expectation is written from the raw published config fields, the way a
+serving engine sizes the transfer, never from the adapter under test.
+"""
+
+import pytest
+
+import ecwidth
+from ecwidth.catalog import catalog_entry
+
+
+def _raw(name: str) -> dict:
+    return catalog_entry(name).config
+
+
+def test_deepstack_model_ships_four_times_its_hidden_size():
+    raw = _raw("qwen3-vl-8b-instruct")
+    vision = raw["vision_config"]
+    width = vision["out_hidden_size"] * (1 + len(vision["deepstack_visual_indexes"]))
+    result = ecwidth.measure("qwen3-vl-8b-instruct", device="cpu")
+    assert result.widths == {"image": width, "video": width}
+    assert width == 4 * raw["text_config"]["hidden_size"]
+
+
+def test_omni_packs_vision_but_not_audio():
+    thinker = _raw("qwen3-omni-30b-a3b-instruct")["thinker_config"]
+    vision = thinker["vision_config"]
+    packed = vision["out_hidden_size"] * (1 + len(vision["deepstack_visual_indexes"]))
+    result = ecwidth.measure("qwen3-omni-30b-a3b-instruct", device="cpu")
+    assert result.widths == {"image": packed, "video": packed, "audio": thinker["audio_config"]["output_dim"]}
+
+
+def test_llama4_ships_the_text_width_not_projector_output_dim():
+    raw = _raw("llama-4-scout-17b-16e-instruct")
+    result = ecwidth.measure("llama-4-scout-17b-16e-instruct", device="cpu")
+    assert result.widths == {"image": raw["text_config"]["hidden_size"]}
+    assert result.widths["image"] != raw["vision_config"]["projector_output_dim"]
+
+
+@pytest.mark.parametrize("name", ["gemma-3-4b-it", "mistral-small-3-1-24b-instruct-2503"])
+def test_projector_families_ship_the_text_width(name):
+    assert ecwidth.measure(name, device="cpu").widths == {"image": _raw(name)["text_config"]["hidden_size"]}
