@@ -126,3 +126,24 @@ def test_bad_input_exits_nonzero_without_traceback(tmp_path):
     )
     assert process.returncode == 2
     assert "Traceback" not in process.stderr and "cannot read" in process.stderr
+
+
+def test_a_prediction_that_misses_is_a_warning_and_a_flag_in_the_row(write_config, capsys, monkeypatch):
+    """The trap measuring exists for: sizing from `out_hidden_size` alone, without DeepStack."""
+    import ecwidth
+    from ecwidth.families.qwen3_vl import Qwen3VLAdapter
+    from ecwidth.survey import rows_from_result
+
+    config = tiny_qwen3_vl(levels=3)
+    naive = config["vision_config"]["out_hidden_size"]
+    monkeypatch.setattr(Qwen3VLAdapter, "predict", lambda self, cfg: {"image": naive, "video": naive})
+    with pytest.warns(ecwidth.WidthMismatchWarning, match="predicts 96"):
+        result = ecwidth.measure(config, device="cpu")
+    assert result.mismatches == {"image": (4 * naive, naive), "video": (4 * naive, naive)}
+    rows = rows_from_result(result, measured_at="2026-01-01T00:00:00+00:00")
+    assert [(row.encoder_width, row.predicted_width, row.matches_prediction) for row in rows] == [
+        (4 * naive, naive, False)
+    ] * 2
+    assert main(["measure", "--config", str(write_config(config))]) == 0
+    captured = capsys.readouterr()
+    assert "MISMATCH" in captured.out and "ecwidth: warning:" in captured.err
