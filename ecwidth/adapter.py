@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Literal
 import torch
 from torch import nn
 
-from ecwidth.errors import ConfigError, UnknownModelTypeError
+from ecwidth.errors import UnknownModelTypeError
 
 DummySize = Literal["minimal", "profile"]
 DUMMY_SIZES: tuple[str, ...] = ("minimal", "profile")
@@ -184,17 +184,3 @@ def adapter_for(model_type: str) -> FamilyAdapter:
             "Add one in ecwidth/families/ to measure this family."
         )
     return adapter
-
-
-def config_field(config: Any, dotted: str) -> Any:
-    """A field of a transformers config by dotted path.
-
-    Raises:
-        ConfigError: The field is missing.
-    """
-    value = config
-    for part in dotted.split("."):
-        value = value.get(part) if isinstance(value, dict) else getattr(value, part, None)
-        if value is None:
-            raise ConfigError(f"config of model_type {getattr(config, 'model_type', '?')!r} has no {dotted!r}")
-    return value

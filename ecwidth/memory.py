@@ -66,6 +66,7 @@ class PeakMemory:
 
     rss_bytes: int = 0
     cuda_bytes: int | None = None
+    #: False where the high-water mark could not be reset: ``rss_bytes`` is then the process's all-time peak.
     rss_is_per_block: bool = True
     #: RSS and CUDA allocation when the block started: ``peak - start`` is what the block added.
     start_rss_bytes: int = 0

@@ -12,13 +12,6 @@ from typing import Any
 import torch
 
 
-def grid_for_pixels(max_pixels: int, patch_size: int, merge_size: int) -> tuple[int, int]:
-    """Largest square (h, w) patch grid, a multiple of ``merge_size``, within ``max_pixels``."""
-    unit = patch_size * merge_size
-    side = max(1, math.isqrt(max_pixels) // unit) * merge_size
-    return side, side
-
-
 def smart_resize(height: int, width: int, unit: int, min_pixels: int, max_pixels: int) -> tuple[int, int]:
     """Round an image to multiples of ``unit`` pixels within the pixel budget, as Qwen processors do."""
     h = max(unit, round(height / unit) * unit)
