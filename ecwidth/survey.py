@@ -97,10 +97,10 @@ def survey(
     try:
         for name in bar:
             bar.set_postfix_str(name)
-            # Models are freed by reference counting; gc.collect only catches cycles a
-            # family might leave. A full collection walks every object torch and
-            # transformers made (0.1-0.3 s, twice per model: a quarter of the survey
-            # after the first model), so freeze what exists: it then scans this model's.
+            # Models are freed by reference counting; the gc.collect in measure() only
+            # catches cycles a family might leave. A full collection walks every object
+            # torch and transformers made (0.1-0.3 s a model), so freeze what exists:
+            # it then scans this model's objects alone.
             gc.freeze()
             started = time.perf_counter()
             try:
@@ -109,8 +109,6 @@ def survey(
             except EcwidthError as error:
                 failures[name] = str(error)
                 continue
-            finally:
-                gc.collect()
             measured_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
             rows.extend(rows_from_result(result, measured_at=measured_at))
             costs.append(

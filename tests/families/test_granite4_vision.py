@@ -5,9 +5,10 @@ import torch
 
 import ecwidth
 from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.build import build_encoder
 from ecwidth.configs import resolve_spec
 from ecwidth.errors import ConfigError
+
+from building import build_on_cpu
 
 TEXT_HIDDEN = 40  # each map is projected to the LM hidden size
 
@@ -51,7 +52,7 @@ def adapter():
 
 @pytest.fixture(scope="module")
 def model(adapter):
-    model = build_encoder(adapter, resolve_spec(tiny_config()).config, device=torch.device("cpu"), dtype=torch.float32)
+    model = build_on_cpu(tiny_config())
     for param in model.parameters():  # defined values, so slices can be compared exactly
         if not param.is_meta:
             param.normal_(0, 0.02)
@@ -98,7 +99,7 @@ def test_slices_are_layerwise_then_spatial_maps_in_config_order(adapter, model):
 def test_minimal_item_is_two_one_window_tiles_at_the_smallest_pinpoint(adapter, rate):
     # The smallest window the rate allows: 2 x 2 patches (16 px) pooled to one query, so one token a tile.
     raw = {**tiny_config(), "downsample_rate": rate}
-    model = build_encoder(adapter, resolve_spec(raw).config, device=torch.device("cpu"), dtype=torch.float32)
+    model = build_on_cpu(raw)
     item = adapter.dummy_item(model, "image", "minimal")
     assert item["pixel_values"].shape == (1, 2, 3, 16, 16)  # base tile and the 64 x 64 pinpoint's one tile
     assert item["image_sizes"].tolist() == [[16, 16]]  # that pinpoint in 16 px tiles

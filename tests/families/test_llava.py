@@ -16,11 +16,12 @@ import pytest
 import torch
 
 from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.build import build_encoder
 from ecwidth.configs import resolve_spec
 from ecwidth.errors import ConfigError
 from ecwidth.families.llava import small_tiles
 from ecwidth.measure import measure
+
+from building import built
 
 TEXT_HIDDEN = 40
 TEXT = {
@@ -89,11 +90,6 @@ TINY = {
     "llava_onevision": tiny_llava_onevision,
 }
 
-
-def built(config: dict[str, Any]) -> tuple[Any, torch.nn.Module]:
-    adapter = adapter_for(config["model_type"])
-    model = build_encoder(adapter, resolve_spec(config).config, device=torch.device("cpu"), dtype=torch.float32)
-    return adapter, model
 
 
 @pytest.mark.parametrize("name", TINY)

@@ -5,9 +5,10 @@ import torch
 
 import ecwidth
 from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.build import build_encoder
 from ecwidth.configs import resolve_spec
 from ecwidth.errors import ConfigError
+
+from building import build_on_cpu
 
 VISION_HIDDEN = 32
 TEXT_HIDDEN = 48
@@ -48,7 +49,7 @@ def adapter():
 
 @pytest.fixture(scope="module")
 def model(adapter):
-    return build_encoder(adapter, resolve_spec(tiny_config()).config, device=torch.device("cpu"), dtype=torch.float32)
+    return build_on_cpu(tiny_config())
 
 
 @pytest.mark.parametrize("text_hidden", [TEXT_HIDDEN, 80])

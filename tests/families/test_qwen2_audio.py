@@ -13,10 +13,11 @@ import pytest
 import torch
 
 from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.build import build_encoder
 from ecwidth.configs import resolve_spec
 from ecwidth.errors import ConfigError
 from ecwidth.measure import measure
+
+from building import build_on_cpu
 
 TEXT_HIDDEN = 48
 
@@ -46,7 +47,7 @@ def tiny(max_source_positions: int = 1500) -> dict[str, Any]:
 
 def built(config: dict[str, Any], *, weights: bool = False) -> tuple[Any, torch.nn.Module]:
     adapter = adapter_for("qwen2_audio")
-    model = build_encoder(adapter, resolve_spec(config).config, device=torch.device("cpu"), dtype=torch.float32)
+    model = build_on_cpu(config)
     if weights:  # finite values, to compare two computations
         torch.manual_seed(0)
         with torch.no_grad():

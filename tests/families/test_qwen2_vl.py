@@ -13,10 +13,11 @@ import pytest
 import torch
 
 from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.build import build_encoder
 from ecwidth.configs import resolve_spec
 from ecwidth.errors import ConfigError
 from ecwidth.measure import measure
+
+from building import built
 
 TEXT = {
     "hidden_size": 32,
@@ -67,11 +68,6 @@ TINY = {"qwen2_vl": tiny_qwen2_vl, "qwen2_5_vl": tiny_qwen2_5_vl}
 MERGER_WIDTH_FIELD = {"qwen2_vl": "hidden_size", "qwen2_5_vl": "out_hidden_size"}
 TOWER_WIDTH_FIELD = {"qwen2_vl": "embed_dim", "qwen2_5_vl": "hidden_size"}
 
-
-def built(config: dict[str, Any]) -> tuple[Any, torch.nn.Module]:
-    adapter = adapter_for(config["model_type"])
-    model = build_encoder(adapter, resolve_spec(config).config, device=torch.device("cpu"), dtype=torch.float32)
-    return adapter, model
 
 
 @pytest.mark.parametrize("model_type", TINY)

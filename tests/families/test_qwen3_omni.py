@@ -12,10 +12,11 @@ import pytest
 import torch
 
 from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.build import build_encoder
 from ecwidth.configs import resolve_spec
 from ecwidth.errors import ConfigError
 from ecwidth.measure import measure
+
+from building import build_on_cpu
 
 OUT_HIDDEN = 48
 AUDIO_OUT = 56
@@ -93,7 +94,7 @@ def test_a_thinker_config_on_its_own_is_measured_the_same() -> None:
 
 def test_minimal_and_profile_items_share_widths_and_audio_tokens_follow_the_chunks() -> None:
     adapter = adapter_for("qwen3_omni_moe")
-    model = build_encoder(adapter, resolve_spec(tiny()).config, device=torch.device("cpu"), dtype=torch.float32)
+    model = build_on_cpu(tiny())
     with torch.inference_mode():
         for modality, width in (("image", 3 * OUT_HIDDEN), ("video", 3 * OUT_HIDDEN)):
             minimal = adapter.encode(model, modality, adapter.dummy_item(model, modality, "minimal"))

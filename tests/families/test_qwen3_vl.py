@@ -12,10 +12,11 @@ import pytest
 import torch
 
 from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.build import build_encoder
 from ecwidth.configs import resolve_spec
 from ecwidth.errors import ConfigError
 from ecwidth.measure import measure
+
+from building import built
 
 OUT_HIDDEN = 48
 TEXT = {
@@ -48,11 +49,6 @@ def tiny(model_type: str, deepstack: tuple[int, ...] = (0, 2)) -> dict[str, Any]
     text = MOE_TEXT if model_type.endswith("_moe") else TEXT
     return {"model_type": model_type, "vision_config": vision, "text_config": text}
 
-
-def built(config: dict[str, Any]) -> tuple[Any, torch.nn.Module]:
-    adapter = adapter_for(config["model_type"])
-    model = build_encoder(adapter, resolve_spec(config).config, device=torch.device("cpu"), dtype=torch.float32)
-    return adapter, model
 
 
 @pytest.mark.parametrize("model_type", MODEL_TYPES)
