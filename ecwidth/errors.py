@@ -47,3 +47,7 @@ class TableError(EcwidthError):
 
 class RankFailedError(EcwidthError):
     """A rank raised, hung or died while measuring across ranks."""
+
+
+class NoTokenRuleError(EcwidthError):
+    """A family has no rule for how many embedding tokens an item yields; its width still measures."""
