@@ -32,6 +32,10 @@ class WidthMismatchWarning(UserWarning):
 
 
 def _adapter_of(model: nn.Module | None) -> FamilyAdapter | None:
+    """The adapter ``build_encoder`` built the model with; for a model built elsewhere, its family's."""
+    built_with = getattr(model, "ecwidth_adapter", None)
+    if built_with is not None:
+        return built_with
     config = getattr(model, "config", None)
     return find_adapter(getattr(config, "model_type", "")) if config is not None else None
 
@@ -88,18 +92,20 @@ def dummy_shapes(
     *,
     dummy: DummySize = "minimal",
     max_tokens: int | None = None,
+    adapter: FamilyAdapter | None = None,
 ) -> dict[str, tuple[int, int]]:
     """Encode one dummy item per modality and return ``{modality: (tokens, width)}`` of the packed item.
 
     ``measure_widths`` keeps the widths; the token counts are for benchmarks.
     ``max_tokens`` caps a profile item (see ``FamilyAdapter.dummy_item``).
+    ``adapter`` defaults to the one the model was built with.
     A model (or pipeline stage) without a multimodal encoder returns ``{}``.
 
     Raises:
         ValueError: A requested modality is not accepted, or ``dummy`` is unknown.
         EncodeError: The encoder raised or ran out of memory; names the modality.
     """
-    adapter = _adapter_of(model)
+    adapter = adapter or _adapter_of(model)
     if adapter is None or not adapter.has_encoder(model):
         return {}
     shapes: dict[str, tuple[int, int]] = {}
@@ -117,23 +123,34 @@ def dummy_shapes(
                     f"encoding a {dummy} {modality!r} dummy item through {type(model).__name__} failed: "
                     f"{type(error).__name__}: {error}.{hint}"
                 ) from error
+            if packed.ndim == 0 or packed.shape[-1] < 1 or packed.shape[:-1].numel() < 1:
+                raise EncodeError(
+                    f"encoding a {dummy} {modality!r} dummy item through {type(model).__name__} gave an empty "
+                    f"tensor of shape {tuple(packed.shape)}; no width can be read from it"
+                )
             shapes[modality] = (packed.shape[:-1].numel(), int(packed.shape[-1]))
             del packed, item
     return shapes
 
 
 def measure_widths(
-    model: nn.Module | None, modalities: Iterable[str] | None = None, *, dummy: DummySize = "minimal"
+    model: nn.Module | None,
+    modalities: Iterable[str] | None = None,
+    *,
+    dummy: DummySize = "minimal",
+    adapter: FamilyAdapter | None = None,
 ) -> dict[str, int]:
     """Encode one dummy item per modality and return ``{modality: last dim of the packed item}``.
 
+    ``adapter`` defaults to the one the model was built with.
     A model (or pipeline stage) without a multimodal encoder returns ``{}``.
 
     Raises:
         ValueError: A requested modality is not accepted, or ``dummy`` is unknown.
         EncodeError: The encoder raised or ran out of memory; names the modality.
     """
-    return {modality: width for modality, (_, width) in dummy_shapes(model, modalities, dummy=dummy).items()}
+    shapes = dummy_shapes(model, modalities, dummy=dummy, adapter=adapter)
+    return {modality: width for modality, (_, width) in shapes.items()}
 
 
 @dataclass
@@ -210,7 +227,7 @@ def measure(
     result.build_s = time.perf_counter() - started
     try:
         started = time.perf_counter()
-        result.widths = measure_widths(built, modalities, dummy=dummy)
+        result.widths = measure_widths(built, modalities, dummy=dummy, adapter=adapter)
         result.encode_s = time.perf_counter() - started
     finally:
         del built

@@ -1,4 +1,11 @@
-"""Tiny but real configs, small enough to build and encode in well under a second."""
+"""Tiny but real configs, small enough to build and encode in well under a second.
+
+``tests/tiny/<model_type>.json`` holds one per registered model type: adding
+a file there runs the whole family contract (``test_family_contract.py``) on it.
+"""
+
+import json
+from pathlib import Path
 
 
 def tiny_qwen3_vl(levels: int = 3, out_hidden_size: int = 96, text_hidden_size: int = 80) -> dict:
@@ -39,3 +46,16 @@ def tiny_text_only() -> dict:
         "intermediate_size": 128,
         "vocab_size": 128,
     }
+
+
+TINY_DIR = Path(__file__).parent / "tiny"
+
+
+def tiny_model_types() -> list[str]:
+    """Every model type with a tiny config in ``tests/tiny/``: the registry the family contract runs over."""
+    return sorted(path.stem for path in TINY_DIR.glob("*.json"))
+
+
+def tiny_config(model_type: str) -> dict:
+    """A fresh copy of the tiny config of ``model_type``."""
+    return json.loads((TINY_DIR / f"{model_type}.json").read_text())

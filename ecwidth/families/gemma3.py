@@ -18,6 +18,7 @@ attribute fixed to the full crop, is told the small grid for that call.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -25,51 +26,38 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
-from ecwidth.families._tiles import random_tiles
+from ecwidth.adapter import FamilyAdapter, register
+from ecwidth.items import FixedTiles
+
+
+class Gemma3Crops(FixedTiles):
+    """One crop pooled to ``mm_tokens_per_image`` tokens; the minimal crop is one pooling window."""
+
+    def minimal_patches(self, config: Any) -> int:
+        vision = config.vision_config
+        return vision.image_size // vision.patch_size // math.isqrt(config.mm_tokens_per_image)
+
+    def tokens_per_tile(self, config: Any) -> int:
+        return config.mm_tokens_per_image  # one crop whatever the size: pan-and-scan is off by default
 
 
 @register
 class Gemma3Adapter(FamilyAdapter):
     model_types = ("gemma3",)
-    model_class = "Gemma3Model"
-    encoder_attributes = ("vision_tower", "multi_modal_projector")
     required_fields = (
         "mm_tokens_per_image",
         "vision_config.image_size",
         "vision_config.patch_size",
         "text_config.hidden_size",
     )
-
-    def config_modalities(self, config: Any) -> tuple[str, ...]:
-        return ("image",)
-
-    def predict(self, config: Any) -> dict[str, int]:
-        return {"image": self.lm_hidden_size(config)}
-
-    def embed_tokens(self, config: Any, item: ItemSize) -> int:
-        return config.mm_tokens_per_image  # one crop whatever the size: pan-and-scan is off by default
-
-    def profile_tokens(self, config: Any, modality: str) -> int:
-        return config.mm_tokens_per_image
-
-    def dummy_item(
-        self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
-    ) -> dict[str, Any]:
-        vision = model.config.vision_config
-        if size == "minimal":
-            pixels = model.multi_modal_projector.kernel_size * vision.patch_size
-        else:
-            pixels = vision.image_size  # a crop is pooled whole: it cannot be capped below mm_tokens_per_image
-        dtype, device = self.encoder_dtype_device(model)
-        return {"pixel_values": random_tiles(1, vision.num_channels, pixels, pixels, dtype=dtype, device=device)}
+    items = {"image": Gemma3Crops()}
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         pixel_values = item["pixel_values"]
         grid = pixel_values.shape[-1] // model.config.vision_config.patch_size
         with _projector_grid(model.multi_modal_projector, grid):
-            crops = model.get_image_features(pixel_values, interpolate_pos_encoding=True).pooler_output
-        return crops.flatten(0, 1)
+            output = model.get_image_features(pixel_values, interpolate_pos_encoding=True)
+        return self.pack(model, modality, output)
 
 
 @contextmanager

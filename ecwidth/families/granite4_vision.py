@@ -53,13 +53,13 @@ import torch
 from torch import nn
 
 from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
+from ecwidth.items import anyres_grid, unpadded_grid
 from ecwidth.families.llava import small_tiles
 
 
 @register
 class Granite4VisionAdapter(FamilyAdapter):
     model_types = ("granite4_vision",)
-    model_class = "Granite4VisionModel"
     encoder_attributes = ("vision_tower", "layerwise_projectors", "spatial_projectors")
     required_fields = (
         "text_config.hidden_size",
@@ -69,9 +69,6 @@ class Granite4VisionAdapter(FamilyAdapter):
         "downsample_rate",
         "image_grid_pinpoints",
     )
-
-    def config_modalities(self, config: Any) -> tuple[str, ...]:
-        return ("image",)
 
     def deepstack_levels(self, config: Any, modality: str) -> int:
         """Every feature map the image ships: there is no main slice for them to follow."""
@@ -128,29 +125,16 @@ class Granite4VisionAdapter(FamilyAdapter):
 
 def tile_count(config: Any, height: int, width: int) -> int:
     """Tiles the processor cuts an image into: one base tile plus its best pinpoint's grid."""
-    rows, cols = _tile_grid(config, height, width)
+    rows, cols = anyres_grid(config.image_grid_pinpoints, config.vision_config.image_size, height, width)
     return 1 + rows * cols
 
 
 def image_tokens(config: Any, height: int, width: int) -> int:
     """Tokens one image yields: base tile, then the unpadded high-resolution grid with a newline per row."""
     side = int(config.vision_config.image_size // config.vision_config.patch_size * Fraction(config.downsample_rate))
-    rows, cols = _tile_grid(config, height, width)
-    grid_h, grid_w = side * rows, side * cols
-    if width / height > grid_w / grid_h:
-        grid_h -= 2 * ((grid_h - int(round(height * (grid_w / width), 7))) // 2)
-    else:
-        grid_w -= 2 * ((grid_w - int(round(width * (grid_h / height), 7))) // 2)
+    rows, cols = anyres_grid(config.image_grid_pinpoints, config.vision_config.image_size, height, width)
+    grid_h, grid_w = unpadded_grid(height, width, side * rows, side * cols)
     return side * side + grid_h * grid_w + grid_h
-
-
-def _tile_grid(config: Any, height: int, width: int) -> tuple[int, int]:
-    """(rows, cols) of high-resolution tiles for an image, from its best grid pinpoint."""
-    from transformers.image_processing_utils import select_best_resolution  # heavy: import only when counting
-
-    best_h, best_w = select_best_resolution((height, width), [tuple(p) for p in config.image_grid_pinpoints])
-    tile = config.vision_config.image_size
-    return best_h // tile, best_w // tile
 
 
 @contextmanager

@@ -23,56 +23,40 @@ import math
 from typing import Any
 
 import torch
-from torch import nn
 
-from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
-from ecwidth.families._tiles import random_tiles, tiles_within
+from ecwidth.adapter import FamilyAdapter, ItemSize, register
+from ecwidth.items import FixedTiles
 
 #: The default processor scales an image's longest edge to this many tiles before splitting it.
 LONGEST_EDGE_TILES = 4
 PROFILE_TILES = LONGEST_EDGE_TILES**2 + 1
 
 
+class Idefics3Tiles(FixedTiles):
+    """The longest edge split into four tiles, plus the global tile; a minimal tile is one shuffle window."""
+
+    def minimal_patches(self, config: Any) -> int:
+        return config.scale_factor
+
+    def tokens_per_tile(self, config: Any) -> int:
+        return _tokens_per_tile(config)
+
+    def tiles(self, config: Any, item: ItemSize) -> int:
+        rows, cols = _split_grid(item.height, item.width, config.vision_config.image_size)
+        return rows * cols + 1 if rows * cols > 1 else 1
+
+    def profile_tiles(self, config: Any, modality: str) -> int:
+        return PROFILE_TILES
+
+    def shape(self, tiles: torch.Tensor) -> dict[str, Any]:
+        return {"pixel_values": tiles.unsqueeze(0)}  # one prompt holding the image's tiles
+
+
 @register
 class Idefics3Adapter(FamilyAdapter):
     model_types = ("idefics3", "smolvlm")
-    encoder_attributes = ("vision_model", "connector")
     required_fields = ("scale_factor", "vision_config.image_size", "vision_config.patch_size", "text_config")
-
-    _MODEL_CLASSES = {"idefics3": "Idefics3Model", "smolvlm": "SmolVLMModel"}
-
-    def model_class_for(self, config: Any) -> str:
-        return self._MODEL_CLASSES[config.model_type]
-
-    def config_modalities(self, config: Any) -> tuple[str, ...]:
-        return ("image",)
-
-    def predict(self, config: Any) -> dict[str, int]:
-        return {"image": self.lm_hidden_size(config)}
-
-    def embed_tokens(self, config: Any, item: ItemSize) -> int:
-        rows, cols = _split_grid(item.height, item.width, config.vision_config.image_size)
-        tiles = rows * cols + 1 if rows * cols > 1 else 1
-        return tiles * _tokens_per_tile(config)
-
-    def profile_tokens(self, config: Any, modality: str) -> int:
-        return PROFILE_TILES * _tokens_per_tile(config)
-
-    def dummy_item(
-        self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
-    ) -> dict[str, Any]:
-        config = model.config
-        vision = config.vision_config
-        if size == "minimal":
-            tiles, pixels = 1, config.scale_factor * vision.patch_size
-        else:
-            tiles, pixels = tiles_within(PROFILE_TILES, _tokens_per_tile(config), max_tokens), vision.image_size
-        dtype, device = self.encoder_dtype_device(model)
-        pixel_values = random_tiles(tiles, vision.num_channels, pixels, pixels, dtype=dtype, device=device)
-        return {"pixel_values": pixel_values.unsqueeze(0)}  # one prompt holding the image's tiles
-
-    def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
-        return model.get_image_features(item["pixel_values"]).pooler_output[0]
+    items = {"image": Idefics3Tiles()}
 
 
 def _tokens_per_tile(config: Any) -> int:

@@ -24,60 +24,49 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import torch
-from torch import nn
-
-from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
-from ecwidth.families._tiles import random_tiles, side, tiles_within
+from ecwidth.adapter import FamilyAdapter, ItemSize, register
+from ecwidth.items import FixedTiles, side
 
 #: ``max_patches`` of the default processor (InternVL's ``max_dynamic_patch``); cropping is on by default.
 MAX_TILES = 12
 
 
+class InternVLTiles(FixedTiles):
+    """Dynamic tiles plus a thumbnail, or one tile a frame; a minimal tile is one pixel-shuffle window."""
+
+    def minimal_patches(self, config: Any) -> int:
+        return round(1 / config.downsample_ratio)
+
+    def tokens_per_tile(self, config: Any) -> int:
+        return _tokens_per_tile(config)
+
+    def tiles(self, config: Any, item: ItemSize) -> int:
+        if item.modality == "video":
+            return item.frames
+        cols, rows = _tile_canvas(item.height, item.width, side(config.vision_config.image_size), MAX_TILES)
+        return rows * cols + 1 if rows * cols > 1 else 1
+
+    def profile_tiles(self, config: Any, modality: str) -> int:
+        """Every tile plus the thumbnail, or as many frames as the context holds."""
+        if modality == "image":
+            return MAX_TILES + 1
+        return max(1, config.get_text_config().max_position_embeddings // _tokens_per_tile(config))
+
+
 @register
 class InternVLAdapter(FamilyAdapter):
     model_types = ("internvl",)
-    model_class = "InternVLModel"
-    encoder_attributes = ("vision_tower", "multi_modal_projector")
     required_fields = (
         "downsample_ratio",
         "vision_config.image_size",
         "vision_config.patch_size",
         "text_config.hidden_size",
     )
+    items = {"image": InternVLTiles(), "video": InternVLTiles()}
 
-    def config_modalities(self, config: Any) -> tuple[str, ...]:
-        return ("image", "video")
-
-    def predict(self, config: Any) -> dict[str, int]:
-        width = self.lm_hidden_size(config)
-        return {"image": width, "video": width}
-
-    def embed_tokens(self, config: Any, item: ItemSize) -> int:
-        if item.modality == "video":
-            return item.frames * _tokens_per_tile(config)
-        cols, rows = _tile_canvas(item.height, item.width, side(config.vision_config.image_size), MAX_TILES)
-        tiles = rows * cols + 1 if rows * cols > 1 else 1
-        return tiles * _tokens_per_tile(config)
-
-    def profile_tokens(self, config: Any, modality: str) -> int:
-        return _profile_tiles(config, modality) * _tokens_per_tile(config)
-
-    def dummy_item(
-        self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
-    ) -> dict[str, Any]:
-        config = model.config
-        vision = config.vision_config
-        if size == "minimal":
-            tiles, pixels = 1, round(1 / config.downsample_ratio) * side(vision.patch_size)
-        else:
-            tiles = tiles_within(_profile_tiles(config, modality), _tokens_per_tile(config), max_tokens)
-            pixels = side(vision.image_size)
-        dtype, device = self.encoder_dtype_device(model)
-        return {"pixel_values": random_tiles(tiles, vision.num_channels, pixels, pixels, dtype=dtype, device=device)}
-
-    def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
-        return model.get_image_features(item["pixel_values"]).pooler_output.flatten(0, 1)
+    def encode(self, model: Any, modality: str, item: dict[str, Any]) -> Any:
+        # vLLM runs a video's frames through the image path, one tile each.
+        return self.pack(model, modality, model.get_image_features(item["pixel_values"]))
 
 
 def _tokens_per_tile(config: Any) -> int:
@@ -85,13 +74,6 @@ def _tokens_per_tile(config: Any) -> int:
     vision = config.vision_config
     patches = (side(vision.image_size) // side(vision.patch_size)) ** 2
     return int(patches * config.downsample_ratio**2)
-
-
-def _profile_tiles(config: Any, modality: str) -> int:
-    """Tiles of the profile item: every tile plus the thumbnail, or as many frames as the context holds."""
-    if modality == "image":
-        return MAX_TILES + 1
-    return max(1, config.get_text_config().max_position_embeddings // _tokens_per_tile(config))
 
 
 def _tile_canvas(height: int, width: int, tile: int, max_tiles: int) -> tuple[int, int]:

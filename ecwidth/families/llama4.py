@@ -30,11 +30,29 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
-from ecwidth.families._tiles import random_tiles, tiles_within
+from ecwidth.adapter import FamilyAdapter, ItemSize, register, rows
+from ecwidth.build import construct_towers_off_meta
+from ecwidth.items import FixedTiles
 
 #: ``max_patches`` of the default Llama-4 image processor: tiles per image before the global one.
 MAX_TILES = 16
+
+
+class Llama4Tiles(FixedTiles):
+    """Up to 16 tiles plus a global one; a minimal tile is one pixel-shuffle window."""
+
+    def minimal_patches(self, config: Any) -> int:
+        return round(1 / config.vision_config.pixel_shuffle_ratio)
+
+    def tokens_per_tile(self, config: Any) -> int:
+        return _tokens_per_tile(config.vision_config)
+
+    def tiles(self, config: Any, item: ItemSize) -> int:
+        rows_, cols = _best_canvas(item.height, item.width, config.vision_config.image_size, MAX_TILES)
+        return 1 if rows_ * cols == 1 else rows_ * cols + 1
+
+    def profile_tiles(self, config: Any, modality: str) -> int:
+        return MAX_TILES + 1
 
 
 @register
@@ -49,53 +67,22 @@ class Llama4Adapter(FamilyAdapter):
         "vision_config.pixel_shuffle_ratio",
         "vision_config.vision_output_dim",
     )
+    items = {"image": Llama4Tiles()}
 
     def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
-        """Lay the whole model out on the meta device, then build the vision model for real.
-
-        The MoE experts are created with ``torch.zeros`` at full size (gigabytes
-        a layer for Scout) before any hook can move them to meta; only the meta
-        device avoids that. The vision model is rebuilt outside it so that its
-        rotary table is computed for real.
-        """
-        from transformers import Llama4ForConditionalGeneration, Llama4VisionModel
-
-        with torch.device("meta"):
-            model = Llama4ForConditionalGeneration._from_config(config, dtype=dtype)
-        model.vision_model = Llama4VisionModel._from_config(config.vision_config, dtype=dtype)
-        return model
-
-    def config_modalities(self, config: Any) -> tuple[str, ...]:
-        return ("image",)
-
-    def predict(self, config: Any) -> dict[str, int]:
-        return {"image": self.lm_hidden_size(config)}
-
-    def embed_tokens(self, config: Any, item: ItemSize) -> int:
-        vision = config.vision_config
-        rows, cols = _best_canvas(item.height, item.width, vision.image_size, MAX_TILES)
-        tiles = 1 if rows * cols == 1 else rows * cols + 1
-        return tiles * _tokens_per_tile(vision)
-
-    def profile_tokens(self, config: Any, modality: str) -> int:
-        return (MAX_TILES + 1) * _tokens_per_tile(config.vision_config)
-
-    def dummy_item(
-        self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
-    ) -> dict[str, Any]:
-        vision = model.config.vision_config
-        if size == "minimal":
-            tiles, pixels = 1, round(1 / vision.pixel_shuffle_ratio) * vision.patch_size
-        else:
-            tiles, pixels = tiles_within(MAX_TILES + 1, _tokens_per_tile(vision), max_tokens), vision.image_size
-        dtype, device = self.encoder_dtype_device(model)
-        return {"pixel_values": random_tiles(tiles, vision.num_channels, pixels, pixels, dtype=dtype, device=device)}
+        """The MoE experts are made with ``torch.zeros`` at full size (gigabytes a layer for Scout)
+        before any hook can move them to meta, so the whole model is laid out on the meta device."""
+        return construct_towers_off_meta(self.model_class_for(config), config, ("vision_model",), dtype)
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         pixel_values = item["pixel_values"]
         with _tables_for_tile(model.vision_model, pixel_values.shape[-1]):
-            vision_features = model.get_image_features(pixel_values).last_hidden_state
-        return model.multi_modal_projector(vision_features).flatten(0, 1)
+            output = model.get_image_features(pixel_values)
+        return self.pack(model, modality, output)
+
+    def pack(self, model: nn.Module, modality: str, output: Any) -> torch.Tensor:
+        """transformers stops before the projector; vLLM ships its output, the text width."""
+        return rows(model.multi_modal_projector(output.last_hidden_state))
 
 
 def _tokens_per_tile(vision: Any) -> int:

@@ -53,6 +53,7 @@ import torch
 from torch import nn
 
 from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
+from ecwidth.items import anyres_grid, unpadded_grid
 
 #: Vision towers whose output starts with a CLS row (``default`` selection drops it).
 CLASS_TOKEN_TOWERS = frozenset({"clip_vision_model"})
@@ -101,7 +102,6 @@ def tile_tokens(config: Any) -> int:
 @register
 class LlavaAdapter(FamilyAdapter):
     model_types = ("llava",)
-    model_class = "LlavaModel"
     encoder_attributes = ("vision_tower", "multi_modal_projector")
     # text_config.hidden_size is often left to the class default of text_config.model_type (LLaVA-1.5 does).
     required_fields = (
@@ -110,13 +110,6 @@ class LlavaAdapter(FamilyAdapter):
         "vision_config.patch_size",
         "text_config.model_type",
     )
-
-    def config_modalities(self, config: Any) -> tuple[str, ...]:
-        return ("image",)
-
-    def predict(self, config: Any) -> dict[str, int]:
-        width = self.lm_hidden_size(config)
-        return {modality: width for modality in self.config_modalities(config)}
 
     def embed_tokens(self, config: Any, item: ItemSize) -> int:
         if _is_pixtral(config):
@@ -166,7 +159,6 @@ class LlavaAdapter(FamilyAdapter):
 @register
 class LlavaNextAdapter(LlavaAdapter):
     model_types = ("llava_next",)
-    model_class = "LlavaNextModel"
     required_fields = LlavaAdapter.required_fields + ("image_grid_pinpoints",)
 
     def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
@@ -187,20 +179,10 @@ class LlavaNextAdapter(LlavaAdapter):
         """vLLM's count: the base tile, the unpadded tile grid, and one newline per grid row."""
         vision = config.vision_config
         side = vision.image_size // vision.patch_size
-        grid_height, grid_width = self._grid_resolution(config, height, width)
-        rows, cols = side * (grid_height // vision.image_size), side * (grid_width // vision.image_size)
-        if width / height > cols / rows:
-            rows -= 2 * ((rows - int(round(height * (cols / width), 7))) // 2)
-        else:
-            cols -= 2 * ((cols - int(round(width * (rows / height), 7))) // 2)
+        grid_rows, grid_cols = anyres_grid(config.image_grid_pinpoints, vision.image_size, height, width)
+        rows, cols = unpadded_grid(height, width, side * grid_rows, side * grid_cols)
         rows, cols = self._shrink_grid(config, rows, cols)
         return tile_tokens(config) + rows * cols + rows
-
-    def _grid_resolution(self, config: Any, height: int, width: int) -> tuple[int, int]:
-        """The ``image_grid_pinpoints`` entry the processor pads an image to."""
-        from transformers.image_processing_utils import select_best_resolution
-
-        return select_best_resolution((height, width), config.image_grid_pinpoints)
 
     def _shrink_grid(self, config: Any, rows: int, cols: int) -> tuple[int, int]:
         """The unpadded feature grid as packed (LLaVA-NeXT keeps it whole)."""
@@ -208,9 +190,8 @@ class LlavaNextAdapter(LlavaAdapter):
 
     def _tiles(self, config: Any, height: int, width: int) -> int:
         """Tiles the tower encodes for an image: its grid resolution cut into tiles, plus the base tile."""
-        side = config.vision_config.image_size
-        grid_height, grid_width = self._grid_resolution(config, height, width)
-        return math.ceil(grid_height / side) * math.ceil(grid_width / side) + 1
+        rows, cols = anyres_grid(config.image_grid_pinpoints, config.vision_config.image_size, height, width)
+        return rows * cols + 1
 
     def _minimal_image(self, config: Any) -> tuple[int, int]:
         """The grid resolution with the fewest tiles: where the processor puts the smallest image."""
@@ -243,10 +224,6 @@ class LlavaNextAdapter(LlavaAdapter):
 @register
 class LlavaOnevisionAdapter(LlavaNextAdapter):
     model_types = ("llava_onevision",)
-    model_class = "LlavaOnevisionModel"
-
-    def config_modalities(self, config: Any) -> tuple[str, ...]:
-        return ("image", "video")
 
     def _shrink_grid(self, config: Any, rows: int, cols: int) -> tuple[int, int]:
         """Bilinear downscale of grids larger than ``anyres_max_N`` tiles (with 10% slack)."""

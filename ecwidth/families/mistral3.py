@@ -20,34 +20,34 @@ import math
 from typing import Any
 
 import torch
-from torch import nn
 
-from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
+from ecwidth.adapter import FamilyAdapter, ItemSize, register
+from ecwidth.items import ItemKind
 
 #: (rows, cols) of merged patches in the minimal item: one would do, but transformers'
 #: ``get_image_features`` squeezes the token axis of a one-token item away.
 MINIMAL_GRID = (1, 2)
 
 
-@register
-class Mistral3Adapter(FamilyAdapter):
-    model_types = ("mistral3",)
-    model_class = "Mistral3Model"
-    encoder_attributes = ("vision_tower", "multi_modal_projector")
-    required_fields = (
-        "spatial_merge_size",
-        "vision_config.image_size",
-        "vision_config.patch_size",
-        "text_config.hidden_size",
-    )
+class PixtralImage(ItemKind):
+    """One image of whole merged patches, any size up to the longest edge, with its ``image_sizes``."""
 
-    def config_modalities(self, config: Any) -> tuple[str, ...]:
-        return ("image",)
+    counts_tokens = True
 
-    def predict(self, config: Any) -> dict[str, int]:
-        return {"image": self.lm_hidden_size(config)}
+    def make(self, config, modality, size, *, max_tokens, dtype, device):
+        side = 1 if size == "minimal" else _profile_side(config)
+        if max_tokens is not None:
+            side = min(side, math.isqrt(max_tokens))
+        rows, cols = (side, side) if side > 1 else MINIMAL_GRID
+        merged = config.spatial_merge_size * config.vision_config.patch_size
+        height, width = rows * merged, cols * merged
+        channels = config.vision_config.num_channels
+        return {
+            "pixel_values": torch.randn(1, channels, height, width, dtype=dtype, device=device),
+            "image_sizes": torch.tensor([[height, width]], device=device),
+        }
 
-    def embed_tokens(self, config: Any, item: ItemSize) -> int:
+    def tokens(self, config: Any, item: ItemSize) -> int:
         rows, cols = _merged_grid(config, item.height, item.width)
         return rows * cols
 
@@ -56,26 +56,17 @@ class Mistral3Adapter(FamilyAdapter):
         rows, cols = _merged_grid(config, longest, longest)
         return rows * cols
 
-    def dummy_item(
-        self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
-    ) -> dict[str, Any]:
-        config = model.config
-        side = 1 if size == "minimal" else _profile_side(config)
-        if max_tokens is not None:
-            side = min(side, math.isqrt(max_tokens))
-        rows, cols = (side, side) if side > 1 else MINIMAL_GRID
-        merged = config.spatial_merge_size * config.vision_config.patch_size
-        height, width = rows * merged, cols * merged
-        dtype, device = self.encoder_dtype_device(model)
-        channels = config.vision_config.num_channels
-        return {
-            "pixel_values": torch.randn(1, channels, height, width, dtype=dtype, device=device),
-            "image_sizes": torch.tensor([[height, width]], device=device),
-        }
 
-    def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
-        out = model.get_image_features(item["pixel_values"], image_sizes=item["image_sizes"])
-        return out.pooler_output[0]
+@register
+class Mistral3Adapter(FamilyAdapter):
+    model_types = ("mistral3",)
+    required_fields = (
+        "spatial_merge_size",
+        "vision_config.image_size",
+        "vision_config.patch_size",
+        "text_config.hidden_size",
+    )
+    items = {"image": PixtralImage()}
 
 
 def _merged_grid(config: Any, height: int, width: int) -> tuple[int, int]:

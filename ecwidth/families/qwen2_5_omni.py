@@ -24,30 +24,26 @@ from __future__ import annotations
 from typing import Any
 
 from ecwidth.adapter import register
-from ecwidth.families._qwen_omni import QwenOmniThinkerAdapter
+from ecwidth.families._qwen_omni import PROFILE_AUDIO_SECONDS, QwenOmniThinkerAdapter, ThinkerMel, ThinkerPatches
+
+
+def audio_tokens(config: Any, frames: int) -> int:
+    """A stride-2 convolution, then 2× average pooling."""
+    after_conv = (frames - 1) // 2 + 1
+    return (after_conv - 2) // 2 + 1
 
 
 @register
 class Qwen2_5OmniAdapter(QwenOmniThinkerAdapter):
-    model_types = ("qwen2_5_omni",)
+    model_types = ("qwen2_5_omni", "qwen2_5_omni_thinker")
     model_class = "Qwen2_5OmniThinkerModel"
     required_fields = (
         "thinker_config.vision_config.out_hidden_size",
         "thinker_config.audio_config.output_dim",
         "thinker_config.text_config.hidden_size",
     )
-    image_pixels = (3136, 12845056)
-    video_pixels = (100352, 602112)
-    min_mel_frames = 3
-
-    def audio_tokens(self, config: Any, frames: int) -> int:
-        after_conv = (frames - 1) // 2 + 1
-        return (after_conv - 2) // 2 + 1
-
-
-@register
-class Qwen2_5OmniThinkerAdapter(Qwen2_5OmniAdapter):
-    """A thinker config on its own, and the config of every thinker ecwidth builds."""
-
-    model_types = ("qwen2_5_omni_thinker",)
-    required_fields = tuple(path.removeprefix("thinker_config.") for path in Qwen2_5OmniAdapter.required_fields)
+    items = {
+        "image": ThinkerPatches((3136, 12845056)),
+        "video": ThinkerPatches((100352, 602112)),
+        "audio": ThinkerMel(min_frames=3, profile_seconds=PROFILE_AUDIO_SECONDS, audio_tokens=audio_tokens),
+    }

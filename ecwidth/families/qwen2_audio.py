@@ -22,17 +22,14 @@ the shortest clip costs two rows of layer compute instead of 1500.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import torch
 from torch import nn
 
-from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
-
-# Whisper feature extractor of Qwen2-Audio: 16 kHz audio, hop 160 samples.
-MEL_FRAMES_PER_SECOND = 100
-# The fewest real mel frames that still yield one token.
-MIN_CLIP_FRAMES = 3
+from ecwidth.adapter import FamilyAdapter, register
+from ecwidth.items import MelFrames
 
 
 def clip_tokens(mel_frames: int) -> int:
@@ -41,10 +38,20 @@ def clip_tokens(mel_frames: int) -> int:
     return (conv_frames - 2) // 2 + 1
 
 
+@dataclass(frozen=True)
+class Qwen2AudioMel(MelFrames):
+    """A clip padded to the tower's full window of ``2 × max_source_positions`` frames."""
+
+    def window_frames(self, config: Any) -> int:
+        return 2 * config.audio_config.max_source_positions
+
+    def clip_tokens(self, config: Any, frames: int) -> int:
+        return clip_tokens(frames)
+
+
 @register
 class Qwen2AudioAdapter(FamilyAdapter):
     model_types = ("qwen2_audio",)
-    model_class = "Qwen2AudioModel"
     encoder_attributes = ("audio_tower", "multi_modal_projector")
     # The published config leaves text_config.hidden_size to the class default of text_config.model_type.
     required_fields = (
@@ -53,39 +60,10 @@ class Qwen2AudioAdapter(FamilyAdapter):
         "audio_config.max_source_positions",
         "text_config.model_type",
     )
-
-    def config_modalities(self, config: Any) -> tuple[str, ...]:
-        return ("audio",)
-
-    def predict(self, config: Any) -> dict[str, int]:
-        return {"audio": int(config.text_config.hidden_size)}
-
-    def _window_frames(self, config: Any) -> int:
-        """Mel frames the tower takes per clip (the feature extractor pads to this)."""
-        return 2 * config.audio_config.max_source_positions
-
-    def embed_tokens(self, config: Any, item: ItemSize) -> int:
-        frames = min(self._window_frames(config), round(item.seconds * MEL_FRAMES_PER_SECOND))
-        return clip_tokens(frames)
-
-    def profile_tokens(self, config: Any, modality: str) -> int:
-        return clip_tokens(self._window_frames(config))
-
-    def dummy_item(
-        self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
-    ) -> dict[str, Any]:
-        window = self._window_frames(model.config)
-        frames = MIN_CLIP_FRAMES if size == "minimal" else window
-        if max_tokens is not None:
-            frames = min(frames, max(MIN_CLIP_FRAMES, 4 * max_tokens - 1))
-        dtype, device = self.encoder_dtype_device(model)
-        mel_bins = model.config.audio_config.num_mel_bins
-        return {
-            "input_features": torch.randn(1, mel_bins, window, dtype=dtype, device=device),
-            "feature_attention_mask": (torch.arange(window, device=device) < frames).long()[None],
-        }
+    items = {"audio": Qwen2AudioMel(min_frames=3)}
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
+        """transformers has no feature method: the tower, then the projector, as ``forward`` does inline."""
         tower = model.audio_tower
         conv_rows, _ = tower._get_feat_extract_output_lengths(item["feature_attention_mask"].sum(-1))
         real_rows = int(conv_rows[0])  # pooling then turns them into exactly the clip's tokens

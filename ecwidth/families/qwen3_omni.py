@@ -27,7 +27,8 @@ from __future__ import annotations
 from typing import Any
 
 from ecwidth.adapter import register
-from ecwidth.families._qwen_omni import QwenOmniThinkerAdapter, thinker_config
+from ecwidth.families._qwen_omni import PROFILE_AUDIO_SECONDS, QwenOmniThinkerAdapter, ThinkerMel, ThinkerPatches
+from ecwidth.families._qwen_omni import thinker_config
 
 
 def _halve_thrice(length: int) -> int:
@@ -37,9 +38,15 @@ def _halve_thrice(length: int) -> int:
     return length
 
 
+def audio_tokens(config: Any, frames: int) -> int:
+    """The tower convolves fixed chunks of ``2 × n_window`` frames, then the tail."""
+    chunk = 2 * thinker_config(config).audio_config.n_window
+    return frames // chunk * _halve_thrice(chunk) + _halve_thrice(frames % chunk)
+
+
 @register
 class Qwen3OmniMoeAdapter(QwenOmniThinkerAdapter):
-    model_types = ("qwen3_omni_moe",)
+    model_types = ("qwen3_omni_moe", "qwen3_omni_moe_thinker")
     model_class = "Qwen3OmniMoeThinkerModel"
     # Without deepstack_visual_indexes transformers would silently fill in (8, 16, 24).
     required_fields = (
@@ -48,24 +55,13 @@ class Qwen3OmniMoeAdapter(QwenOmniThinkerAdapter):
         "thinker_config.audio_config.output_dim",
         "thinker_config.text_config.hidden_size",
     )
-    image_pixels = (3136, 12845056)
-    video_pixels = (131072, 786432)
-    min_mel_frames = 1
+    items = {
+        "image": ThinkerPatches((3136, 12845056)),
+        "video": ThinkerPatches((131072, 786432)),
+        "audio": ThinkerMel(min_frames=1, profile_seconds=PROFILE_AUDIO_SECONDS, audio_tokens=audio_tokens),
+    }
 
     def deepstack_levels(self, config: Any, modality: str) -> int:
         if modality == "audio":
             return 0
         return len(thinker_config(config).vision_config.deepstack_visual_indexes or ())
-
-    def audio_tokens(self, config: Any, frames: int) -> int:
-        # The tower convolves fixed chunks of 2 × n_window frames, then the tail.
-        chunk = 2 * thinker_config(config).audio_config.n_window
-        return frames // chunk * _halve_thrice(chunk) + _halve_thrice(frames % chunk)
-
-
-@register
-class Qwen3OmniMoeThinkerAdapter(Qwen3OmniMoeAdapter):
-    """A thinker config on its own, and the config of every thinker ecwidth builds."""
-
-    model_types = ("qwen3_omni_moe_thinker",)
-    required_fields = tuple(path.removeprefix("thinker_config.") for path in Qwen3OmniMoeAdapter.required_fields)

@@ -20,6 +20,8 @@ served end to end.
 Not modelled: with video pruning (EVS) on, vLLM appends mrope position
 channels to each item; it is off by default.
 
+The image item is a plain patch grid; the video item differs in its
+processor's budget, which covers all frames together (``Qwen3VideoPatches``).
 Token counts follow the published preprocessor configs: images 65536 to
 16777216 pixels; videos 4096 to 25165824 pixels counted over all frames
 together. The profile items are vLLM's dummy inputs: the image with the most
@@ -30,27 +32,20 @@ with the most tokens in half the video budget (12288 tokens).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import torch
 from torch import nn
 
-from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
-from ecwidth.families._qwen_mm import construct_towers_off_meta, most_tokens_grid, pack_deepstack
-from ecwidth.families._qwen_vision import cap_grid, minimal_grid, patch_item, smart_resize
+from ecwidth.adapter import FamilyAdapter, ItemSize, register
+from ecwidth.build import construct_towers_off_meta
+from ecwidth.items import PatchGrid, most_tokens_grid
+from ecwidth.packing import pack_deepstack
 
 # Published preprocessor_config.json / video_preprocessor_config.json of Qwen3-VL and Qwen3.5.
-IMAGE_MIN_PIXELS = 65536
-IMAGE_MAX_PIXELS = 16777216
-VIDEO_MIN_PIXELS = 4096
-VIDEO_MAX_PIXELS = 25165824
-
-_MODEL_CLASSES = {
-    "qwen3_vl": "Qwen3VLModel",
-    "qwen3_vl_moe": "Qwen3VLMoeModel",
-    "qwen3_5": "Qwen3_5Model",
-    "qwen3_5_moe": "Qwen3_5MoeModel",
-}
+IMAGE_PIXELS = (65536, 16777216)
+VIDEO_PIXELS = (4096, 25165824)
 
 
 def video_smart_resize(
@@ -74,6 +69,27 @@ def video_smart_resize(
     return h, w
 
 
+@dataclass(frozen=True)
+class Qwen3VideoPatches(PatchGrid):
+    """A video budget over all frames; vLLM profiles two frames (one group) in half of it."""
+
+    def profile_grid(self, config: Any, modality: str) -> tuple[int, int, int]:
+        vision = self.vision(config)
+        budget = self.pixels[1] // vision.temporal_patch_size
+        return (1, *most_tokens_grid(budget, vision.patch_size, vision.spatial_merge_size))
+
+    def tokens(self, config: Any, item: ItemSize) -> int:
+        vision = self.vision(config)
+        unit = vision.patch_size * vision.spatial_merge_size
+        temporal = vision.temporal_patch_size
+        frames = max(temporal, item.frames)
+        h, w = video_smart_resize(
+            frames, item.height, item.width, temporal=temporal, unit=unit,
+            min_pixels=self.pixels[0], max_pixels=self.pixels[1],
+        )  # fmt: skip
+        return math.ceil(frames / temporal) * (h // unit) * (w // unit)
+
+
 @register
 class Qwen3VLAdapter(FamilyAdapter):
     model_types = ("qwen3_vl", "qwen3_vl_moe")
@@ -85,15 +101,10 @@ class Qwen3VLAdapter(FamilyAdapter):
         "vision_config.depth",
         "text_config.hidden_size",
     )
-
-    def model_class_for(self, config: Any) -> str:
-        return _MODEL_CLASSES[config.model_type]
+    items = {"image": PatchGrid(IMAGE_PIXELS), "video": Qwen3VideoPatches(VIDEO_PIXELS)}
 
     def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
         return construct_towers_off_meta(self.model_class_for(config), config, self.encoder_attributes, dtype)
-
-    def config_modalities(self, config: Any) -> tuple[str, ...]:
-        return ("image", "video")
 
     def deepstack_levels(self, config: Any, modality: str) -> int:
         return len(getattr(config.vision_config, "deepstack_visual_indexes", None) or ())
@@ -102,45 +113,10 @@ class Qwen3VLAdapter(FamilyAdapter):
         width = config.vision_config.out_hidden_size * (1 + self.deepstack_levels(config, "image"))
         return {"image": width, "video": width}
 
-    def embed_tokens(self, config: Any, item: ItemSize) -> int:
-        vision = config.vision_config
-        unit = vision.patch_size * vision.spatial_merge_size
-        if item.modality == "image":
-            h, w = smart_resize(item.height, item.width, unit, IMAGE_MIN_PIXELS, IMAGE_MAX_PIXELS)
-            return (h // unit) * (w // unit)
-        if item.modality == "video":
-            temporal = vision.temporal_patch_size
-            frames = max(temporal, item.frames)
-            h, w = video_smart_resize(
-                frames, item.height, item.width, temporal=temporal, unit=unit,
-                min_pixels=VIDEO_MIN_PIXELS, max_pixels=VIDEO_MAX_PIXELS,
-            )
-            return math.ceil(frames / temporal) * (h // unit) * (w // unit)
-        raise ValueError(f"{config.model_type} takes image and video items, not {item.modality!r}")
-
-    def profile_tokens(self, config: Any, modality: str) -> int:
-        vision = config.vision_config
-        t, h, w = self._profile_grid(vision, modality)
-        return t * h * w // vision.spatial_merge_size**2
-
-    def _profile_grid(self, vision: Any, modality: str) -> tuple[int, int, int]:
-        """vLLM's dummy item: the most tokens in the image budget, or two frames in half the video budget."""
-        max_pixels = IMAGE_MAX_PIXELS if modality == "image" else VIDEO_MAX_PIXELS // vision.temporal_patch_size
-        return (1, *most_tokens_grid(max_pixels, vision.patch_size, vision.spatial_merge_size))
-
-    def dummy_item(
-        self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
-    ) -> dict[str, Any]:
-        vision = model.config.vision_config
-        grid = minimal_grid(vision) if size == "minimal" else self._profile_grid(vision, modality)
-        if max_tokens is not None:
-            grid = cap_grid(grid, vision.spatial_merge_size, max_tokens)
-        dtype, device = self.encoder_dtype_device(model)
-        return patch_item(vision, grid, dtype=dtype, device=device)
-
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         # vLLM runs images and videos through the same tower call.
-        return pack_deepstack(model.visual(item["pixel_values"], grid_thw=item["grid_thw"]))
+        pixels, grid = item.values()
+        return pack_deepstack(model.visual(pixels, grid_thw=grid))
 
 
 @register

@@ -149,7 +149,7 @@ def test_encoded_tokens_match_the_token_count(model_type: str) -> None:
     adapter, model = built(TINY[model_type]())
     patch_dim = 3 * 2 * 14 * 14  # channels × temporal patch × patch²
     grid = (2, 8, 8)  # a 4-frame 112×112 video, in patches
-    item = {"pixel_values": torch.randn(2 * 8 * 8, patch_dim), "grid_thw": torch.tensor([grid])}
+    item = {"pixel_values_videos": torch.randn(2 * 8 * 8, patch_dim), "video_grid_thw": torch.tensor([grid])}
     with torch.inference_mode():
         packed = adapter.encode(model, "video", item)
     assert packed.shape == (adapter.embed_tokens(model.config, ItemSize("video", 112, 112, frames=4)), 32)

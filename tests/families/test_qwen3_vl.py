@@ -85,7 +85,7 @@ def test_levels_follow_layer_order_each_with_its_listed_merger() -> None:
     item = adapter.dummy_item(model, "image", "minimal")
     with torch.inference_mode():
         packed = adapter.encode(model, "image", item)
-        out = model.visual(item["pixel_values"], grid_thw=item["grid_thw"], output_hidden_states=True)
+        out = model.visual(item["pixel_values"], grid_thw=item["image_grid_thw"], output_hidden_states=True)
         after_block = out.hidden_states[1:]  # hidden_states[0] is the patch embedding
         mergers = model.visual.deepstack_merger_list
         expected = torch.cat([out.pooler_output, mergers[1](after_block[0]), mergers[0](after_block[2])], dim=-1)
