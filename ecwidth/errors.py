@@ -51,3 +51,7 @@ class RankFailedError(EcwidthError):
 
 class NoTokenRuleError(EcwidthError):
     """A family has no rule for how many embedding tokens an item yields; its width still measures."""
+
+
+class UnmeasurableError(EcwidthError):
+    """A family's shipped items cannot be built without real weights (text-token embeddings in the item)."""
