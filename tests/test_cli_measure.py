@@ -80,11 +80,24 @@ def test_missing_field_is_named(write_config, capsys):
 
 
 def test_remote_code_is_refused_unless_asked(write_config, capsys):
-    config = {**tiny_qwen3_vl(), "auto_map": {"AutoModel": "modeling_x.XModel"}}
-    path = write_config(config)
-    assert main(["measure", "--config", str(path)]) == 2
+    config = {"model_type": "remote_only_vlm", "vision_config": {}, "auto_map": {"AutoModel": "modeling_x.XModel"}}
+    assert main(["measure", "--config", str(write_config(config))]) == 2
     assert "--trust-remote-code" in _error(capsys)
-    assert main(["predict", "--config", str(path), "--trust-remote-code", "--json"]) == 0
+
+
+def test_auto_map_beside_a_native_model_type_uses_the_native_classes(write_config, capsys):
+    config = {**tiny_qwen3_vl(), "auto_map": {"AutoModel": "modeling_x.XModel"}}
+    with pytest.warns(UserWarning, match="natively"):
+        assert main(["predict", "--config", str(write_config(config)), "--json"]) == 0
+    vision = config["vision_config"]
+    expected = vision["out_hidden_size"] * (1 + len(vision["deepstack_visual_indexes"]))
+    assert json.loads(capsys.readouterr().out)["predicted"]["image"] == expected
+
+
+def test_an_auto_map_that_is_not_an_object_is_named(write_config, capsys):
+    config = {**tiny_qwen3_vl(), "auto_map": ["modeling_x.XModel"]}
+    assert main(["predict", "--config", str(write_config(config))]) == 2
+    assert "auto_map" in _error(capsys)
 
 
 @pytest.mark.parametrize("content", [None, "{not json", "[1, 2]"])
@@ -147,3 +160,18 @@ def test_a_prediction_that_misses_is_a_warning_and_a_flag_in_the_row(write_confi
     assert main(["measure", "--config", str(write_config(config))]) == 0
     captured = capsys.readouterr()
     assert "MISMATCH" in captured.out and "ecwidth: warning:" in captured.err
+
+
+def test_ecwidth_and_the_distributed_command_share_their_model_options():
+    from ecwidth import distributed, options
+    from ecwidth.cli import build_parser
+    from ecwidth.devices import DTYPES
+
+    assert options.DTYPES == ("auto", *DTYPES)  # every dtype resolve_dtype takes, and only those
+    argv = ["--config", "c.json", "--device", "cpu", "--dtype", "bfloat16", "--trust-remote-code", "--json"]
+    ours = build_parser().parse_args(["measure", *argv])
+    theirs = distributed.build_parser().parse_args(argv)
+    for args in (ours, theirs):
+        assert (options.model_source(args), args.device, args.dtype, args.trust_remote_code, args.json) == (
+            "c.json", "cpu", "bfloat16", True, True
+        )  # fmt: skip
