@@ -14,6 +14,14 @@ CPU, so the minimal item is a crop of one pooling window (``kernel × kernel``
 patches, one token): the tower interpolates its position embeddings (its own
 ``interpolate_pos_encoding``) and the projector, whose patch grid is a plain
 attribute fixed to the full crop, is told the small grid for that call.
+
+ShieldGemma 2 (``shieldgemma2``) is a Gemma 3 checkpoint with its own config
+class; vLLM has no class of its own for it and serves it, under the
+``Gemma3ForConditionalGeneration`` architecture, with the same
+``gemma3_mm.py`` code, so the same width. transformers maps ``shieldgemma2``
+to ``Gemma3ForConditionalGeneration`` (or a classification head) and to no
+base model, so the adapter builds ``Gemma3Model`` for both model types: it
+takes a ``ShieldGemma2Config`` as it is.
 """
 
 from __future__ import annotations
@@ -43,7 +51,8 @@ class Gemma3Crops(FixedTiles):
 
 @register
 class Gemma3Adapter(FamilyAdapter):
-    model_types = ("gemma3",)
+    model_types = ("gemma3", "shieldgemma2")
+    model_class = "Gemma3Model"  # transformers maps shieldgemma2 to no base model; Gemma3Model takes its config
     required_fields = (
         "mm_tokens_per_image",
         "vision_config.image_size",
@@ -51,6 +60,7 @@ class Gemma3Adapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": Gemma3Crops()}
+    engine = "vllm Gemma3ForConditionalGeneration (gemma3_mm.py): text_config.hidden_size, for gemma3 and shieldgemma2"
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         pixel_values = item["pixel_values"]

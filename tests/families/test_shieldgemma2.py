@@ -1,0 +1,22 @@
+"""ShieldGemma 2 at tiny scale: served as Gemma 3, so the text width, not SigLIP's."""
+
+from ecwidth.adapter import adapter_for
+from ecwidth.configs import resolve_spec
+from ecwidth.measure import measure
+
+from tiny_configs import tiny_config
+
+
+def test_width_is_the_text_hidden_size_not_the_siglip_width():
+    config = tiny_config("shieldgemma2")
+    expected = config["text_config"]["hidden_size"]
+    assert expected != config["vision_config"]["hidden_size"]
+    result = measure(config, device="cpu", dtype="float32")
+    assert result.widths == {"image": expected}
+
+
+def test_served_by_the_gemma3_adapter_with_its_token_rule():
+    config = tiny_config("shieldgemma2")
+    adapter = adapter_for("shieldgemma2")
+    assert adapter is adapter_for("gemma3")
+    assert adapter.profile_tokens(resolve_spec(config).config, "image") == config["mm_tokens_per_image"]
