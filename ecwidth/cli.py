@@ -39,7 +39,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     if args.format == "producer-json":
         if args.model is None:
             raise EcwidthError("--format producer-json needs --model: a producer config is sized for one model")
-        text = json.dumps(table.producer_config(args.model), indent=2) + "\n"
+        text = table.render_producer_config(args.model)
     else:
         selected = table if args.model is None else table.for_model(args.model)
         text = selected.render_csv() if args.format == "csv" else selected.render_markdown()

@@ -135,9 +135,9 @@ def write_producer_configs(table: WidthTable, directory: str | os.PathLike[str])
         OSError: A file cannot be written.
     """
     directory = Path(directory)
-    rendered = {directory / f"{model}.json": table.producer_config(model) for model in table.models()}
-    for path, document in rendered.items():
-        write_text_atomic(path, json.dumps(document, indent=2, sort_keys=True) + "\n")
+    rendered = {directory / f"{model}.json": table.render_producer_config(model) for model in table.models()}
+    for path, text in rendered.items():
+        write_text_atomic(path, text)
     return list(rendered)
 
 

@@ -294,6 +294,14 @@ class WidthTable:
             )
         return {"mm_encoder_output_widths": {row.modality: row.encoder_width for row in rows}}
 
+    def render_producer_config(self, model: str) -> str:
+        """The JSON text of one model's producer config file, as ``ecwidth export`` and the notebooks write it.
+
+        Raises:
+            TableError: As ``producer_config``.
+        """
+        return json.dumps(self.producer_config(model), indent=2, sort_keys=True) + "\n"
+
     def merge(self, other: WidthTable, *, overwrite: bool = False) -> WidthTable:
         """A new table with the rows of both; no row is ever dropped silently.
 

@@ -122,6 +122,20 @@ def test_producer_config_shape(table):
     assert table.producer_config("toy-a") == {"mm_encoder_output_widths": {"image": 64, "video": 64}}
 
 
+def test_producer_config_file_has_one_rendering(table, tmp_path, capsys):
+    """`ecwidth export --format producer-json` and the notebooks' files are the same bytes."""
+    from ecwidth.cli import main
+    from ecwidth.notebook import write_producer_configs
+
+    text = table.render_producer_config("toy-a")
+    assert text == '{\n  "mm_encoder_output_widths": {\n    "image": 64,\n    "video": 64\n  }\n}\n'
+    table.to_json(tmp_path / "t.json")
+    assert main(["export", str(tmp_path / "t.json"), "--model", "toy-a", "--format", "producer-json"]) == 0
+    assert capsys.readouterr().out == text
+    (written,) = [p for p in write_producer_configs(table, tmp_path / "producer") if p.stem == "toy-a"]
+    assert written.read_text() == text
+
+
 def test_producer_config_refuses_predicted_rows():
     guessed = WidthTable([row(), row(modality="video", source="predicted", dummy="none")])
     with pytest.raises(TableError, match=r"video is predicted.*Measure the model first"):
