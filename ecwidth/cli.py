@@ -3,6 +3,10 @@
 One ``_cmd_<name>`` function per subcommand, registered in ``build_parser``.
 Bad input (a malformed table, an unknown model, an unwritable output path) is
 an ``ecwidth: error:`` line and exit status 2, never a traceback.
+
+The table commands (``lookup``, ``export``, ``models``) import neither torch
+nor transformers; the commands that build or read a model import them inside
+their ``_cmd_<name>``.
 """
 
 from __future__ import annotations
@@ -15,11 +19,10 @@ from collections.abc import Sequence
 
 from ecwidth.atomic import write_text_atomic
 from ecwidth.errors import EcwidthError
+from ecwidth.options import add_device_options, add_json_option, add_model_source, model_source
 from ecwidth.table import WidthTable
 
 EXPORT_FORMATS = ("producer-json", "csv", "md")
-DEVICES = ("auto", "cpu", "cuda")
-DTYPES = ("auto", "bfloat16", "float16", "float32")
 
 
 def _cmd_lookup(args: argparse.Namespace) -> int:
@@ -50,10 +53,6 @@ def _cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _model_argument(args: argparse.Namespace) -> str:
-    return args.model if args.model is not None else args.config
-
-
 def _print_warnings(caught: list[warnings.WarningMessage]) -> None:
     for warning in caught:
         print(f"ecwidth: warning: {warning.message}", file=sys.stderr)
@@ -71,7 +70,7 @@ def _cmd_measure(args: argparse.Namespace) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = measure(
-            _model_argument(args),
+            model_source(args),
             args.modality,
             device=args.device,
             dtype=args.dtype,
@@ -105,7 +104,7 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     from ecwidth.adapter import find_adapter
     from ecwidth.configs import resolve_spec
 
-    spec = resolve_spec(_model_argument(args), trust_remote_code=args.trust_remote_code)
+    spec = resolve_spec(model_source(args), trust_remote_code=args.trust_remote_code)
     adapter = find_adapter(spec.model_type)
     if adapter is None:
         raise EcwidthError(f"{spec.name} ({spec.model_type}) has no multimodal encoder: nothing to predict")
@@ -158,20 +157,8 @@ def _cmd_survey(args: argparse.Namespace) -> int:
     return 1 if result.failures else 0
 
 
-def _add_model_source(parser: argparse.ArgumentParser) -> None:
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--model", metavar="NAME", help="a catalog model (see `ecwidth models`)")
-    source.add_argument("--config", metavar="PATH", help="a config.json file, or a folder holding one")
-    parser.add_argument(
-        "--trust-remote-code", action="store_true", help="accept a config that asks for remote code"
-    )
-
-
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--device", default="auto", choices=DEVICES, help="auto: a GPU if there is one")
-    parser.add_argument(
-        "--dtype", default="auto", choices=DTYPES, help="auto: bfloat16 on a GPU, float32 on a CPU (faster there)"
-    )
+    add_device_options(parser)
     parser.add_argument(
         "--dummy", default="minimal", choices=("minimal", "profile"),
         help="minimal: the smallest valid item; profile: the largest the processor allows",
@@ -197,19 +184,19 @@ def build_parser() -> argparse.ArgumentParser:
     export.set_defaults(func=_cmd_export)
 
     measure = commands.add_parser("measure", help="build a model's encoder and measure its widths")
-    _add_model_source(measure)
+    add_model_source(measure)
     measure.add_argument("--modality", action="append", metavar="M", help="only this modality (repeatable)")
     _add_run_options(measure)
-    measure.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_option(measure)
     measure.set_defaults(func=_cmd_measure)
 
     predict = commands.add_parser("predict", help="widths from the config alone, without building")
-    _add_model_source(predict)
-    predict.add_argument("--json", action="store_true", help="print one JSON object")
+    add_model_source(predict)
+    add_json_option(predict)
     predict.set_defaults(func=_cmd_predict)
 
     models = commands.add_parser("models", help="list the catalog of published architectures")
-    models.add_argument("--json", action="store_true", help="print a JSON list")
+    add_json_option(models, help="print a JSON list")
     models.set_defaults(func=_cmd_models)
 
     survey = commands.add_parser("survey", help="measure the catalog and write a width table")

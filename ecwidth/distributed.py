@@ -31,7 +31,6 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from datetime import timedelta
-from pathlib import Path
 
 import torch
 import torch.distributed as dist
@@ -40,9 +39,10 @@ from torch import nn
 from ecwidth.adapter import find_adapter
 from ecwidth.build import build_encoder
 from ecwidth.configs import ModelSpec, resolve_spec
-from ecwidth.devices import DTYPES, resolve_device, resolve_dtype
+from ecwidth.devices import resolve_device, resolve_dtype
 from ecwidth.errors import RankFailedError
 from ecwidth.measure import measure_widths
+from ecwidth.options import add_device_options, add_json_option, add_model_source, model_source
 from ecwidth.reconcile import reconcile
 
 #: Seconds a rank waits for the slowest rank to build and encode; covers build-time skew.
@@ -220,20 +220,14 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ecwidth.distributed",
         description="Measure encoder output widths on every rank of a torchrun job and reconcile them.",
     )
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--model", metavar="NAME", help="a catalog model (see `ecwidth models`)")
-    source.add_argument("--config", type=Path, metavar="PATH", help="config.json, or a folder holding one")
-    parser.add_argument("--trust-remote-code", action="store_true", help="accept a config that asks for remote code")
+    add_model_source(parser)
     parser.add_argument("--pp-size", type=int, default=1, metavar="P", help="pipeline stages (first holds the encoder)")
-    parser.add_argument(
-        "--device", default="auto", choices=("auto", "cpu", "cuda"), help="auto: a GPU per LOCAL_RANK if there is one"
-    )
-    parser.add_argument("--dtype", default="auto", choices=("auto", *DTYPES))
+    add_device_options(parser, device_help="auto: a GPU per LOCAL_RANK if there is one")
     parser.add_argument(
         "--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
         help=f"seconds a rank waits for the others before failing (default {DEFAULT_TIMEOUT_S:g})",
     )
-    parser.add_argument("--json", action="store_true", help="rank 0 prints the result as JSON")
+    add_json_option(parser, help="rank 0 prints the result as JSON")
     return parser
 
 
@@ -255,7 +249,7 @@ def _run(args: argparse.Namespace) -> int:
         )
     if args.timeout <= 0:
         raise ValueError(f"--timeout must be positive, got {args.timeout:g}")
-    spec = resolve_spec(args.model if args.model is not None else args.config, trust_remote_code=args.trust_remote_code)
+    spec = resolve_spec(model_source(args), trust_remote_code=args.trust_remote_code)
     device = _rank_device(args.device, local_rank)
     dtype = resolve_dtype(args.dtype, device)
     backend = "nccl" if device.type == "cuda" else "gloo"
