@@ -152,28 +152,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 # -- machine -------------------------------------------------------------------------------------
 
 
-def _proc_field(path: str, key: str) -> str | None:
-    try:
-        for line in Path(path).read_text().splitlines():
-            if line.startswith(key):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return None
-
-
 def machine(device: Any) -> dict[str, Any]:
     """What the figures were measured on, load included: the cores are shared."""
     import torch
     import transformers
 
-    memory = _proc_field("/proc/meminfo", "MemTotal")
+    from ecwidth.memory import read_proc
+
+    memory = read_proc("/proc/meminfo", ["MemTotal"]).get("MemTotal")
     try:
         thp = Path("/sys/kernel/mm/transparent_hugepage/enabled").read_text().strip()
     except OSError:
         thp = None
     info = {
-        "cpu": _proc_field("/proc/cpuinfo", "model name") or platform.processor(),
+        "cpu": read_proc("/proc/cpuinfo", ["model name"]).get("model name") or platform.processor(),
         "cpu_count": os.cpu_count(),
         "usable_cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
         "torch_threads": torch.get_num_threads(),
@@ -377,14 +369,10 @@ def bench_model(name: str, device: Any, dtype: Any, repeats: int, cap: int | Non
 
 
 def _sample_rss(pid: int, peak: list[int], done: threading.Event) -> None:
-    status = Path(f"/proc/{pid}/status")
+    from ecwidth.memory import status_bytes
+
     while not done.is_set():
-        try:
-            for line in status.read_text().splitlines():
-                if line.startswith(("VmHWM:", "VmRSS:")):
-                    peak[0] = max(peak[0], int(line.split()[1]) * 1024)
-        except (OSError, ValueError, IndexError):
-            pass
+        peak[0] = max([peak[0], *status_bytes("VmHWM", "VmRSS", pid=pid).values()])
         done.wait(0.01)
 
 

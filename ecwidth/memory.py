@@ -1,4 +1,4 @@
-"""Peak memory of a block of work: process RSS on a CPU, allocated bytes on a GPU.
+"""Peak memory of a block of work: process RSS on a CPU, allocated bytes on a GPU; and the ``/proc`` reader.
 
 Linux lets a process reset its own RSS high-water mark (``/proc/self/clear_refs``),
 so each model of a survey gets its own peak rather than the process's all-time one.
@@ -10,38 +10,60 @@ without raising RSS, and its peak would read low.
 from __future__ import annotations
 
 import ctypes
+import os
 import resource
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import torch
+if TYPE_CHECKING:
+    import torch
 
-_STATUS = Path("/proc/self/status")
 _CLEAR_REFS = Path("/proc/self/clear_refs")
+
+
+def read_proc(path: str | os.PathLike[str], keys: Iterable[str]) -> dict[str, str]:
+    """The values of ``keys`` in a ``/proc`` file of ``key: value`` lines (status, meminfo, cpuinfo).
+
+    Values are stripped text (``"1234 kB"``); the first line of each key wins.
+    A key the file lacks, or every key where the file cannot be read (no /proc,
+    a process that has exited), is left out.
+    """
+    wanted = set(keys)
+    try:
+        text = Path(path).read_text()
+    except OSError:
+        return {}
+    found: dict[str, str] = {}
+    for line in text.splitlines():
+        key, colon, value = line.partition(":")
+        key = key.strip()
+        if colon and key in wanted and key not in found:
+            found[key] = value.strip()
+    return found
+
+
+def status_bytes(*keys: str, pid: int | str = "self") -> dict[str, int]:
+    """Memory fields of ``/proc/<pid>/status`` (``VmRSS``, ``VmHWM`` ...) in bytes; those it lacks are left out."""
+    found = {}
+    for key, value in read_proc(f"/proc/{pid}/status", keys).items():
+        number = value.split()[0] if value else ""
+        if number.isdigit():
+            found[key] = int(number) * 1024
+    return found
 
 
 def _rss_high_water_mark() -> int:
     """VmHWM in bytes, or the process's ru_maxrss where /proc is not there."""
-    try:
-        for line in _STATUS.read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = status_bytes("VmHWM").get("VmHWM")
+    return peak if peak is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def _rss() -> int:
     """VmRSS in bytes, or 0 where /proc is not there."""
-    try:
-        for line in _STATUS.read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 0
+    return status_bytes("VmRSS").get("VmRSS", 0)
 
 
 def _trim_heap() -> None:
@@ -76,6 +98,8 @@ class PeakMemory:
 @contextmanager
 def peak_memory(device: torch.device | str = "cpu") -> Iterator[PeakMemory]:
     """Record the peak RSS (and peak CUDA allocation on a GPU) of the enclosed block."""
+    import torch
+
     _trim_heap()
     peak = PeakMemory(rss_is_per_block=_reset_rss_high_water_mark(), start_rss_bytes=_rss())
     on_cuda = torch.device(device).type == "cuda"
