@@ -1,0 +1,23 @@
+"""PaliGemma at tiny scale: the top-level projection_dim is the width, not the nested one nor the text width."""
+
+from ecwidth.adapter import ItemSize, adapter_for
+from ecwidth.configs import resolve_spec
+from ecwidth.measure import measure
+
+from tiny_configs import tiny_config
+
+
+def test_width_is_the_top_level_projection_dim():
+    config = tiny_config("paligemma")
+    expected = config["projection_dim"]  # PaliGemmaConfig copies it over vision_config.projection_dim
+    assert expected not in (config["vision_config"]["projection_dim"], config["text_config"]["hidden_size"])
+    result = measure(config, device="cpu", dtype="float32")
+    assert result.widths == {"image": expected}
+    assert result.predicted == result.widths
+
+
+def test_one_crop_is_its_patch_grid():
+    config = resolve_spec(tiny_config("paligemma")).config  # 56 px crops, 14 px patches
+    adapter = adapter_for("paligemma")
+    assert adapter.embed_tokens(config, ItemSize("image", 1000, 300)) == 4 * 4
+    assert adapter.profile_tokens(config, "image") == 16
