@@ -1,11 +1,11 @@
-"""The steps the notebooks share, in ecwidth.notebook."""
+"""The steps the notebooks share, in ecwidth.study.notebook."""
 
 import json
 
 import pytest
 
 import ecwidth
-from ecwidth import notebook
+from ecwidth.study import notebook
 from ecwidth.catalog import catalog_names
 from ecwidth.errors import ConfigError, EcwidthError, TableError
 from ecwidth.survey import Survey

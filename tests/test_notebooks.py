@@ -20,7 +20,7 @@ import pytest
 papermill = pytest.importorskip("papermill")
 
 import ecwidth  # noqa: E402
-from ecwidth import notebook, sizing, transfer  # noqa: E402
+from ecwidth.study import costs, notebook, rules  # noqa: E402
 from ecwidth.adapter import find_adapter  # noqa: E402
 from ecwidth.catalog import catalog_entry  # noqa: E402
 from ecwidth.table import COLUMNS, WidthTable  # noqa: E402
@@ -176,9 +176,9 @@ def test_01_width_survey(survey_run, measured):
     summary = pd.read_csv(folder / "width_summary.csv")
     assert {"encoder_width", "lm_hidden_size", "width_ratio", "deepstack_levels", "bytes_per_token"} <= set(summary)
     assert (summary["bytes_per_token"] == summary["encoder_width"] * 2).all()  # bf16 serving, measured in fp32
-    costs = pd.read_csv(folder / "survey_costs.csv")
-    assert list(costs["model"]) == MODELS
-    assert (costs["total_s"] > 0).all() and (costs["peak_rss_bytes"] > 0).all()
+    survey_costs = pd.read_csv(folder / "survey_costs.csv")
+    assert list(survey_costs["model"]) == MODELS
+    assert (survey_costs["total_s"] > 0).all() and (survey_costs["peak_rss_bytes"] > 0).all()
 
 
 def test_01_table_dir_and_missing_benchmark(tmp_path):
@@ -220,14 +220,14 @@ def test_02_deepstack_packing(tmp_path, survey_run, measured):
     assert list(growth["encoder_width"]) == [2048, 8192]  # measured on the variants
     assert growth["matches_formula"].all()
 
-    costs = pd.read_csv(folder / "transfer_costs.csv")
-    assert list(costs.columns) == list(transfer.TRANSFER_COLUMNS)
-    assert set(costs["model"]) == set(MODELS)
-    for row in costs.itertuples():
+    item_costs = pd.read_csv(folder / "transfer_costs.csv")
+    assert list(item_costs.columns) == list(costs.TRANSFER_COLUMNS)
+    assert set(item_costs["model"]) == set(MODELS)
+    for row in item_costs.itertuples():
         assert row.encoder_width == measured[row.model][row.modality]
         assert row.item_bytes == row.tokens * row.encoder_width * 2
         assert row.items_per_buffer == 10**9 // row.item_bytes
-    deep = costs[costs["model"] == DEEPSTACK].set_index("item")
+    deep = item_costs[item_costs["model"] == DEEPSTACK].set_index("item")
     assert deep.loc["image 448×448", "tokens"] == 196
     assert deep.loc["image 448×448", "items_per_buffer"] == 311
 
@@ -239,8 +239,8 @@ def test_03_sizing_rules(tmp_path, measured):
     assert {path.name for path in files_listed(book)} == expected
 
     comparison = pd.read_csv(folder / "rule_comparison.csv")
-    assert list(comparison.columns) == list(sizing.COMPARISON_COLUMNS)
-    assert set(comparison["rule"]) == set(sizing.RULE_NAMES)
+    assert list(comparison.columns) == list(rules.COMPARISON_COLUMNS)
+    assert set(comparison["rule"]) == set(rules.RULE_NAMES)
     for row in comparison.itertuples():
         assert row.measured_width == measured[row.model][row.modality]
     deep = comparison[comparison["model"] == DEEPSTACK]
@@ -249,7 +249,7 @@ def test_03_sizing_rules(tmp_path, measured):
     assert (comparison.loc[comparison["rule"] == "ecwidth prediction", "verdict"] == "exact").all()
 
     matrix = pd.read_csv(folder / "rule_matrix.csv", index_col=0)
-    assert list(matrix.columns) == list(sizing.RULE_NAMES)
+    assert list(matrix.columns) == list(rules.RULE_NAMES)
     assert f"{DEEPSTACK} (image, video) ◆DS×3" in matrix.index
 
 
@@ -294,7 +294,7 @@ def test_a_broken_parameter_set_fails_naming_the_cell(tmp_path):
     assert not (tmp_path / "encoder_widths.json").exists()
 
 
-# -- file helpers the notebooks call (ecwidth.notebook) ------------------------------------------
+# -- file helpers the notebooks call (ecwidth.study.notebook) ------------------------------------------
 
 
 def test_load_measure_cost_is_optional_and_strict(tmp_path, capsys, benchmark_json):

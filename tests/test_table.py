@@ -125,7 +125,7 @@ def test_producer_config_shape(table):
 def test_producer_config_file_has_one_rendering(table, tmp_path, capsys):
     """`ecwidth export --format producer-json` and the notebooks' files are the same bytes."""
     from ecwidth.cli import main
-    from ecwidth.notebook import write_producer_configs
+    from ecwidth.study.notebook import write_producer_configs
 
     text = table.render_producer_config("toy-a")
     assert text == '{\n  "mm_encoder_output_widths": {\n    "image": 64,\n    "video": 64\n  }\n}\n'

@@ -10,7 +10,8 @@ so it needs a width from somewhere. Stacks have used, over time:
   Qwen3-Omni audio ``output_dim``);
 - ecwidth's own prediction from the config.
 
-Each rule is a function of a config (or ModelSpec, catalog name, raw dict) and a
+Each rule is a function of a config (anything ``ecwidth.configs.resolve_spec``
+takes: a catalog name, path, raw dict, ModelSpec or transformers config) and a
 modality, returning an int, or ``None`` where the rule does not apply to that
 config. A rule that reads one config number gives the same width for every
 modality, exactly as a stack that keeps one width per model does.
@@ -23,7 +24,6 @@ error matters: a rule that under-allocates truncates or overruns the buffer
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -58,19 +58,6 @@ COMPARISON_COLUMNS = (
 # -- config access ---------------------------------------------------------------
 
 
-def as_config(model: Any) -> Any:
-    """The transformers config behind a ModelSpec, catalog name, path or raw dict (a config passes through).
-
-    Raises:
-        ConfigError, UnknownModelTypeError: A name, path or dict cannot be resolved.
-    """
-    if isinstance(model, ModelSpec):
-        return model.config
-    if isinstance(model, (str, os.PathLike, Mapping)):
-        return resolve_spec(model).config
-    return model
-
-
 def _sub_config(config: Any, name: str) -> Any:
     """``config.<name>``, or the one inside an omni ``thinker_config``; ``None`` where absent."""
     sub = getattr(config, name, None)
@@ -88,7 +75,7 @@ def _positive_int(value: Any) -> int | None:
 
 def config_deepstack_levels(config: Any) -> int:
     """DeepStack levels the vision config declares (``len(deepstack_visual_indexes)``); 0 where none."""
-    vision = _sub_config(as_config(config), "vision_config")
+    vision = _sub_config(resolve_spec(config).config, "vision_config")
     return len(getattr(vision, "deepstack_visual_indexes", None) or ()) if vision is not None else 0
 
 
@@ -97,21 +84,21 @@ def config_deepstack_levels(config: Any) -> int:
 
 def text_hidden_size(config: Any, modality: str | None = None) -> int | None:
     """The language model's ``hidden_size``: the naive guess. Same for every modality."""
-    text = as_config(config).get_text_config()
+    text = resolve_spec(config).config.get_text_config()
     return _positive_int(getattr(text, "hidden_size", None))
 
 
 def vision_out_hidden_size(config: Any, modality: str | None = None) -> int | None:
     """The vision config's ``out_hidden_size`` (merger output); ``None`` where the config has no such field."""
-    vision = _sub_config(as_config(config), "vision_config")
+    vision = _sub_config(resolve_spec(config).config, "vision_config")
     return _positive_int(getattr(vision, "out_hidden_size", None)) if vision is not None else None
 
 
 def out_hidden_size_with_deepstack(config: Any, modality: str | None = None) -> int | None:
     """``out_hidden_size × (1 + len(deepstack_visual_indexes))``; ``None`` without ``out_hidden_size``."""
-    config = as_config(config)
-    out = vision_out_hidden_size(config)
-    return None if out is None else out * (1 + config_deepstack_levels(config))
+    spec = resolve_spec(config)
+    out = vision_out_hidden_size(spec)
+    return None if out is None else out * (1 + config_deepstack_levels(spec))
 
 
 def projector_output_field(config: Any, modality: str | None = None) -> int | None:
@@ -121,7 +108,7 @@ def projector_output_field(config: Any, modality: str | None = None) -> int | No
     top-level ``projector_output_dim``; audio reads ``audio_config.output_dim``
     (Qwen3-Omni). ``None`` elsewhere, and for every modality when ``modality`` is None.
     """
-    config = as_config(config)
+    config = resolve_spec(config).config
     if modality in VISION_MODALITIES:
         vision = _sub_config(config, "vision_config")
         value = getattr(vision, "projector_output_dim", None) if vision is not None else None
@@ -134,7 +121,7 @@ def projector_output_field(config: Any, modality: str | None = None) -> int | No
 
 def ecwidth_prediction(config: Any, modality: str | None = None) -> int | None:
     """ecwidth's per-family prediction from the config (``adapter.predict``); ``None`` without an adapter."""
-    config = as_config(config)
+    config = resolve_spec(config).config
     adapter = find_adapter(getattr(config, "model_type", ""))
     if adapter is None or modality is None:
         return None
@@ -164,12 +151,6 @@ RULES: tuple[SizingRule, ...] = (
     SizingRule("ecwidth prediction", "ecwidth's per-family, per-modality prediction", ecwidth_prediction),
 )
 RULE_NAMES: tuple[str, ...] = tuple(rule.name for rule in RULES)
-
-
-def rule_widths(config: Any, modality: str, rules: Iterable[SizingRule] = RULES) -> dict[str, int | None]:
-    """``{rule name: width or None}`` for one model's modality."""
-    config = as_config(config)
-    return {rule.name: rule.width(config, modality) for rule in rules}
 
 
 # -- rules against measurement -----------------------------------------------------------
@@ -207,7 +188,7 @@ def compare_rules(
     """Every rule against every measured (model, modality) of ``table``, one row per pair and rule.
 
     Columns are ``COMPARISON_COLUMNS``. ``specs`` maps a table model name to its
-    config (ModelSpec, dict or path); catalog names resolve by themselves.
+    config (anything ``resolve_spec`` takes); catalog names resolve by themselves.
 
     Raises:
         TableError: A row of the table is predicted, not measured.
@@ -215,13 +196,13 @@ def compare_rules(
     """
     rules = tuple(rules)
     specs = specs or {}
-    configs: dict[str, Any] = {}
+    resolved: dict[str, ModelSpec] = {}
     records = []
     for row in _measured_rows(table):
-        if row.model not in configs:
-            configs[row.model] = as_config(specs.get(row.model, row.model))
+        if row.model not in resolved:
+            resolved[row.model] = resolve_spec(specs.get(row.model, row.model))
         for rule in rules:
-            width = rule.width(configs[row.model], row.modality)
+            width = rule.width(resolved[row.model], row.modality)
             error, factor, verdict = classify(width, row.encoder_width)
             records.append(
                 {

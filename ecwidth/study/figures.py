@@ -1,4 +1,4 @@
-"""Figures the notebooks draw.
+"""Figures the studies draw.
 
 Every figure function takes the DataFrame a package function made, returns a
 matplotlib ``Figure`` (left open, so a notebook shows it inline), and saves a
@@ -21,7 +21,7 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from ecwidth.sizing import row_label
+from ecwidth.study.rules import row_label
 
 DEEPSTACK_COLOR = "#d95f02"
 PLAIN_COLOR = "#1b9e77"
@@ -55,7 +55,7 @@ def _deepstack_legend(ax: Any, extra: Iterable[Any] = ()) -> None:
     _legend_below(ax, handles, ncol=3)
 
 
-# -- notebook 01 ----------------------------------------------------------------------
+# -- widths and the survey's cost -------------------------------------------------------
 
 
 def _collapse_modalities(frame: pd.DataFrame) -> pd.DataFrame:
@@ -75,7 +75,7 @@ def width_vs_hidden(frame: pd.DataFrame, path: str | os.PathLike[str] | None = N
     """Encoder output width next to the LM hidden size, per model (and modality where they differ).
 
     ``frame`` has model, modality, encoder_width, lm_hidden_size and
-    deepstack_levels (``WidthTable.to_frame()`` or ``transfer.width_summary``).
+    deepstack_levels (``WidthTable.to_frame()`` or ``costs.width_summary``).
     DeepStack bars are hatched and labelled with their width / hidden ratio.
     """
     data = _collapse_modalities(frame).iloc[::-1]
@@ -210,13 +210,13 @@ def measure_cost(bench: pd.DataFrame, path: str | os.PathLike[str] | None = None
     return fig
 
 
-# -- notebook 02 ------------------------------------------------------------------------
+# -- DeepStack growth and item costs ----------------------------------------------------
 
 
 def deepstack_growth(growth: pd.DataFrame, path: str | os.PathLike[str] | None = None) -> Figure:
     """Measured width against the number of DeepStack levels, with ``out_hidden_size × (1 + levels)`` dashed.
 
-    ``growth`` is ``transfer.deepstack_growth``'s frame (one or more models).
+    ``growth`` is ``deepstack.measure_growth``'s frame (one or more models).
     """
     fig, ax = plt.subplots(figsize=(8, 5))
     markers = {"image": ("o", 10), "video": ("s", 5), "audio": ("^", 7)}  # sizes differ so overlaps stay visible
@@ -280,7 +280,7 @@ def _item_bars(costs: pd.DataFrame, value: str, scale: float, xlabel: str, title
 def item_bytes(costs: pd.DataFrame, path: str | os.PathLike[str] | None = None) -> Figure:
     """Bytes one typical item costs to transfer (MiB), per model and item.
 
-    ``costs`` is ``transfer.transfer_costs``'s frame; models without a modality have no bar for its items.
+    ``costs`` is ``costs.transfer_costs``'s frame; models without a modality have no bar for its items.
     """
     dtype = ", ".join(sorted(set(costs["serving_dtype"])))
     fig = _item_bars(costs, "item_bytes", 2**20, f"transfer size of one item (MiB, {dtype})",
@@ -299,7 +299,7 @@ def items_per_buffer(costs: pd.DataFrame, path: str | os.PathLike[str] | None = 
     return fig
 
 
-# -- notebook 03 ------------------------------------------------------------------------
+# -- sizing rules -----------------------------------------------------------------------
 
 
 def _error_text(error: float) -> str:
@@ -316,7 +316,7 @@ def rule_heatmap(matrix: pd.DataFrame, path: str | os.PathLike[str] | None = Non
 
     Red cells under-allocate (crash or corruption), blue ones over-allocate
     (wasted memory), white ones are exact, grey ones are rules that do not apply.
-    ``matrix`` is ``sizing.rule_matrix``'s frame.
+    ``matrix`` is ``rules.rule_matrix``'s frame.
     """
     values = matrix.to_numpy(dtype="float64")
     finite = values[np.isfinite(values)]
@@ -344,7 +344,7 @@ def rule_heatmap(matrix: pd.DataFrame, path: str | os.PathLike[str] | None = Non
 
 
 def highlight_errors(matrix: pd.DataFrame) -> Any:
-    """A pandas Styler of ``sizing.rule_matrix``: under-allocation red, over-allocation blue, exact green."""
+    """A pandas Styler of ``rules.rule_matrix``: under-allocation red, over-allocation blue, exact green."""
 
     def color(error: float) -> str:
         if pd.isna(error):

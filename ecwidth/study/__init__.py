@@ -1,0 +1,10 @@
+"""What only the notebooks use, by concern.
+
+- ``rules``: the rules serving stacks size EC transfer buffers with, against measured widths.
+- ``costs``: bytes per item and items per transfer buffer.
+- ``deepstack``: DeepStack variants of published configs, measured.
+- ``figures``: the plots.
+- ``notebook``: notebook glue: parameter checks, measured tables, output folders, files.
+
+The measuring kit (``ecwidth.measure``, ``ecwidth.table`` ...) never imports these.
+"""
