@@ -1,0 +1,117 @@
+"""Kimi-K2.5 / K2.6: MoonViT-3D, then the patch-merging projector to the text hidden size, as ``vision_chunk``.
+
+vLLM 0.32 serves ``kimi_k25`` with ``KimiK25ForConditionalGeneration``
+(``model_executor/models/kimi_k25.py``), on transformers' own ``Kimi_K25Config``.
+It has one modality, ``vision_chunk``: an image, or a chunk of
+``temporal_merge_kernel_size`` (4) video frames that the tower pools over time
+into one frame's worth of tokens. ``embed_multimodal`` runs
+``vision_tower_forward`` (``kimi_k25_vit.py``): ``MoonViT3dPretrainedModel``,
+then ``KimiK25MultiModalProjector`` (``out_hidden_size=text_config.hidden_size``),
+one tensor per chunk. The width is ``text_config.hidden_size``. The projector's
+input is ``vision_config.hidden_size × merge_kernel_size²`` (and
+``projection_hidden_size`` is only its pre-norm's width): neither is the width.
+
+transformers' ``Kimi_K25Model.get_image_features`` applies the same
+``mm_projector`` and splits per item, so we call it for ``vision_chunk``
+items; its ``get_video_features`` is the same call.
+
+Tokens follow vLLM's ``media_tokens_calculator`` (``KimiK25FusedVisionProcessor``,
+``navit_resize_image``) at the published ``media_proc_cfg``: an image is
+scaled to at most 16384 patches and 512 a side, padded to whole merge
+windows; a video chunk uses 4096 patches a frame. The profile item is the
+larger of a 3000×3000 image and a 4-frame chunk of it: the image, 65² tokens.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import torch
+from torch import nn
+
+from ecwidth.adapter import FamilyAdapter, ItemSize, register
+from ecwidth.build import construct_towers_off_meta
+from ecwidth.items import ItemKind, cap_grid
+
+#: Published ``media_proc_cfg`` of Kimi-K2.5: patch budget of an image, of one video frame, and per side.
+IN_PATCH_LIMIT, IN_PATCH_LIMIT_EACH_FRAME, PATCH_LIMIT_ON_ONE_SIDE = 16384, 4096, 512
+#: Frames of one video chunk (``temporal_merge_kernel_size``).
+FRAMES_PER_CHUNK = 4
+#: vLLM's dummy media side (``MaxImageTokenMeta``).
+PROFILE_SIDE = 3000
+
+
+def navit_grid(height: int, width: int, patch: int, merge: int, patch_limit: int) -> tuple[int, int]:
+    """(h, w) in patches of a resized, padded image, as vLLM's ``navit_resize_image``."""
+    s1 = math.sqrt(patch_limit / (max(1.0, width // patch) * max(1.0, height // patch)))
+    scale = min(1.0, s1, PATCH_LIMIT_ON_ONE_SIDE * patch / width, PATCH_LIMIT_ON_ONE_SIDE * patch / height)
+    new_w = min(max(1, int(width * scale)), PATCH_LIMIT_ON_ONE_SIDE * patch)
+    new_h = min(max(1, int(height * scale)), PATCH_LIMIT_ON_ONE_SIDE * patch)
+    factor = merge * patch
+    return math.ceil(new_h / factor) * merge, math.ceil(new_w / factor) * merge
+
+
+@dataclass(frozen=True)
+class VisionChunk(ItemKind):
+    """Patches as ``[t·h·w, 3, patch, patch]`` images plus ``grid_thw``; the minimal item is one merge window."""
+
+    counts_tokens: ClassVar[bool] = True
+
+    def _sizes(self, config: Any) -> tuple[int, int]:
+        vision = config.vision_config
+        return int(vision.patch_size), int(vision.merge_kernel_size[0])
+
+    def profile_grid(self, config: Any) -> tuple[int, int, int]:
+        patch, merge = self._sizes(config)
+        image = navit_grid(PROFILE_SIDE, PROFILE_SIDE, patch, merge, IN_PATCH_LIMIT)
+        frame = navit_grid(PROFILE_SIDE, PROFILE_SIDE, patch, merge, IN_PATCH_LIMIT_EACH_FRAME)
+        return (FRAMES_PER_CHUNK, *frame) if frame[0] * frame[1] >= image[0] * image[1] else (1, *image)
+
+    def make(self, config, modality, size, *, max_tokens, dtype, device):
+        patch, merge = self._sizes(config)
+        grid = (1, merge, merge) if size == "minimal" else self.profile_grid(config)
+        if max_tokens is not None:  # tokens are h·w/merge², whatever t; so cap a single frame
+            grid = cap_grid((1, *grid[1:]), merge, max_tokens)
+        t, h, w = grid
+        return {
+            "pixel_values": torch.randn(t * h * w, 3, patch, patch, dtype=dtype, device=device),
+            "image_grid_thw": torch.tensor([[t, h, w]], device=device),
+        }
+
+    def tokens(self, config: Any, item: ItemSize) -> int:
+        patch, merge = self._sizes(config)
+        if item.frames is None:
+            h, w = navit_grid(item.height, item.width, patch, merge, IN_PATCH_LIMIT)
+            return h * w // merge**2
+        h, w = navit_grid(item.height, item.width, patch, merge, IN_PATCH_LIMIT_EACH_FRAME)
+        return math.ceil(item.frames / FRAMES_PER_CHUNK) * h * w // merge**2
+
+    def profile_tokens(self, config: Any, modality: str) -> int:
+        _, h, w = self.profile_grid(config)
+        return h * w // self._sizes(config)[1] ** 2
+
+
+@register
+class KimiK25Adapter(FamilyAdapter):
+    model_types = ("kimi_k25",)
+    encoder_attributes = ("vision_tower", "mm_projector")
+    engine = "vllm KimiK25ForConditionalGeneration (kimi_k25.py): mm_projector to text_config.hidden_size, as vision_chunk"
+    required_fields = (
+        "text_config.hidden_size",
+        "vision_config.hidden_size",
+        "vision_config.patch_size",
+        "vision_config.merge_kernel_size",
+    )
+    items = {"vision_chunk": VisionChunk()}
+
+    def config_modalities(self, config: Any) -> tuple[str, ...]:
+        return ("vision_chunk",) if getattr(config, "vision_config", None) is not None else ()
+
+    def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
+        """The DeepSeek-V3 MoE language model allocates its experts at construction: lay it out on meta."""
+        return construct_towers_off_meta(self.model_class_for(config), config, ("vision_tower",), dtype)
+
+    def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
+        return self.pack(model, modality, model.get_image_features(**item))

@@ -1,0 +1,28 @@
+"""Kimi-K2.5: one ``vision_chunk`` modality; vLLM ships the projector output, text hidden wide."""
+
+from __future__ import annotations
+
+from ecwidth.adapter import ItemSize, adapter_for
+from ecwidth.configs import resolve_spec
+from ecwidth.measure import measure
+
+from tiny_configs import tiny_config
+
+
+def test_vision_chunk_width_is_the_text_hidden_size():
+    raw = tiny_config("kimi_k25")
+    expected = raw["text_config"]["hidden_size"]
+    merged = raw["vision_config"]["hidden_size"] * 2 * 2  # the projector's input: not the width
+    assert expected not in (merged, raw["vision_config"]["hidden_size"], raw["projection_hidden_size"])
+    result = measure(raw, device="cpu", dtype="float32")
+    assert result.widths == {"vision_chunk": expected}
+
+
+def test_tokens_follow_vllms_navit_resize():
+    config = resolve_spec(tiny_config("kimi_k25")).config  # patch 14, merge 2: one token per 28×28
+    adapter = adapter_for("kimi_k25")
+    assert adapter.embed_tokens(config, ItemSize("vision_chunk", 448, 448)) == 16 * 16
+    # 4 frames pool into one chunk; 8 frames are two chunks.
+    assert adapter.embed_tokens(config, ItemSize("vision_chunk", 448, 448, frames=8)) == 2 * 16 * 16
+    # 3000² scales to 1794² (16384-patch budget), padded to 1820²: 65² tokens.
+    assert adapter.profile_tokens(config, "vision_chunk") == 65 * 65
