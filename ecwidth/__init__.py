@@ -4,9 +4,17 @@ DeepStack models pack several layers on the last dim, so a transfer sized
 from the LM ``hidden_size`` can be several times too small. ecwidth measures
 the real width per modality, reconciles per-rank reports, looks widths up
 with clear errors, and exports width tables that producer configs load.
+
+Importing ``ecwidth`` loads neither torch nor transformers: the names that
+need them (``measure``, ``predict_widths`` ...) are imported on first use, so
+table look-ups stay quick.
 """
 
+import sys
+import types
+from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.errors import (
     ConfigError,
@@ -15,22 +23,66 @@ from ecwidth.errors import (
     MalformedReportError,
     MissingWidthError,
     NoEncoderError,
+    NoTokenRuleError,
     RankFailedError,
     RemoteCodeError,
     TableError,
     UnknownModelTypeError,
     WidthDisagreementError,
 )
-from ecwidth.measure import MeasureResult, WidthMismatchWarning, measure, measure_widths
-from ecwidth.predict import predict_widths
-from ecwidth.producer import record_producer_widths
 from ecwidth.reconcile import get_width, reconcile
 from ecwidth.table import WidthRow, WidthTable
+
+if TYPE_CHECKING:
+    from ecwidth.measure import MeasureResult, WidthMismatchWarning, measure, measure_widths
+    from ecwidth.predict import predict_widths
+    from ecwidth.producer import record_producer_widths
+
+#: Public names that need torch, and the module each lives in.
+_LAZY = {
+    "MeasureResult": "ecwidth.measure",
+    "WidthMismatchWarning": "ecwidth.measure",
+    "measure": "ecwidth.measure",
+    "measure_widths": "ecwidth.measure",
+    "predict_widths": "ecwidth.predict",
+    "record_producer_widths": "ecwidth.producer",
+}
 
 try:
     __version__ = version("ecwidth")
 except PackageNotFoundError:  # running from a source tree that was never installed
     __version__ = "0+unknown"
+
+
+def __getattr__(name: str) -> Any:
+    """Import a name that needs torch on first use, and keep it."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'ecwidth' has no attribute {name!r}")
+    value = getattr(import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
+
+class _Package(types.ModuleType):
+    """The package module: importing the submodule ``ecwidth.measure`` must not hide the function ``ecwidth.measure``.
+
+    The import system binds each submodule on its package once imported; for a
+    lazy name that is also a submodule, that binding is skipped, so the name
+    still resolves through ``__getattr__`` to the function.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _LAZY and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
 
 __all__ = [
     "ConfigError",
@@ -40,6 +92,7 @@ __all__ = [
     "MeasureResult",
     "MissingWidthError",
     "NoEncoderError",
+    "NoTokenRuleError",
     "RankFailedError",
     "RemoteCodeError",
     "TableError",

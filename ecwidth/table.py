@@ -19,13 +19,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, get_type_hints
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, get_type_hints
 
 from ecwidth.atomic import write_text_atomic
 from ecwidth.errors import TableError
 from ecwidth.reconcile import get_width
+
+if TYPE_CHECKING:
+    import pandas as pd  # imported where a frame is made: lookups and exports stay quick
 
 SCHEMA_VERSION = 1
 
@@ -258,6 +259,8 @@ class WidthTable:
 
     def to_frame(self) -> pd.DataFrame:
         """The rows as a DataFrame with exactly ``COLUMNS``, sorted by (model, modality)."""
+        import pandas as pd
+
         return pd.DataFrame([asdict(row) for row in self._rows], columns=list(COLUMNS))
 
     def widths(self, model: str) -> dict[str, int]:
