@@ -1,0 +1,131 @@
+"""GLM-4.1V / 4.5V / 4.6V, GLM-OCR and GLM-5-Next: the patch merger's output, ``vision_config.out_hidden_size`` wide.
+
+vLLM 0.32 serves ``glm4v`` and ``glm4v_moe`` with ``Glm4vForConditionalGeneration``
+/ ``Glm4vMoeForConditionalGeneration`` (``model_executor/models/glm4_1v.py``),
+``glm_ocr`` with ``GlmOcrForConditionalGeneration`` (``glm_ocr.py``, a Glm4v
+subclass) and ``glm5_next`` with ``Glm5NextForConditionalGeneration``
+(``models/glm5next/common/model.py``, tower in ``common/multimodal.py``). All
+four towers end the same way: blocks at ``vision_config.hidden_size``, a
+``spatial_merge_size`` conv ``downsample`` to ``out_hidden_size``, then the
+patch merger (``Glm4vPatchMerger`` / ``GlmOcrPatchMerger`` /
+``Glm5NextPatchMerger``, ``d_model = out_hidden_size``).
+``_process_image_input`` / ``_process_video_input`` split the tower output per
+item by ``grid_thw``, so ``embed_multimodal`` ships ``[t·h·w / merge²,
+vision_config.out_hidden_size]`` for images and videos alike; no DeepStack.
+
+The width is ``vision_config.out_hidden_size``, which published GLM-4.1V/4.5V
+configs set to the text hidden size (4096) by convention only: the field a
+naive reader takes, ``text_config.hidden_size``, is not what the merger emits,
+and neither is the tower's own ``vision_config.hidden_size`` (1536). The
+merger's ``intermediate_size`` (``projection_intermediate_size`` in GLM-5-Next)
+is only its inner SwiGLU width.
+
+transformers' ``get_image_features`` / ``get_video_features`` return the same
+per-item split in ``pooler_output`` (videos are fed as one ``[1, h, w]`` grid
+per frame group there, vLLM feeds ``grid_thw`` as it is: same rows, same
+width), so the default packing reads it. vLLM's EVS flag only turns encoder
+CUDA graphs off for this family; it appends no channels.
+
+Dummy items follow the GLM processors, whose ``smart_resize`` budgets the
+temporal patch pair too (a single image counts as ``temporal_patch_size``
+frames). Budgets are the transformers processor defaults (images 12544 to
+11760000 pixels, videos up to 47040000), which vLLM reads from the
+checkpoint's preprocessor config. The profile image is vLLM's
+``get_image_size_with_most_features``: the largest square within the budget
+(2408² at patch 14, 7396 tokens). vLLM grows the profile video's frame count
+until the model length is filled; the profile video here is its smallest
+one, two frames (GLM's minimum) at the profile image size.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ecwidth.adapter import FamilyAdapter, ItemSize, register
+from ecwidth.items import PatchGrid
+
+#: transformers' Glm4vImageProcessor ``size`` (shortest_edge, longest_edge), both pixel areas.
+IMAGE_PIXELS = (112 * 112, 28 * 28 * 15000)
+#: transformers' Glm4vVideoProcessor ``size``.
+VIDEO_PIXELS = (112 * 112, 28 * 28 * 2 * 30000)
+
+
+def glm_smart_resize(
+    frames: int, height: int, width: int, *, temporal: int, unit: int, min_pixels: int, max_pixels: int
+) -> tuple[int, int]:
+    """(height, width) after GLM-4V's ``smart_resize``: the budget covers the padded frame count too."""
+    if height < unit or width < unit:
+        scale = max(unit / height, unit / width)
+        height, width = int(height * scale), int(width * scale)
+    h = round(height / unit) * unit
+    w = round(width / unit) * unit
+    t = round(frames / temporal) * temporal
+    if t * h * w > max_pixels:
+        beta = math.sqrt(frames * height * width / max_pixels)
+        h = max(unit, math.floor(height / beta / unit) * unit)
+        w = max(unit, math.floor(width / beta / unit) * unit)
+    elif t * h * w < min_pixels:
+        beta = math.sqrt(min_pixels / (frames * height * width))
+        h = math.ceil(height * beta / unit) * unit
+        w = math.ceil(width * beta / unit) * unit
+    return h, w
+
+
+@dataclass(frozen=True)
+class GlmPatches(PatchGrid):
+    """Patches plus ``grid_thw``, sized by GLM's ``smart_resize`` (a lone image counts as a frame pair)."""
+
+    #: the image budget, which sets vLLM's profile frame size for videos too.
+    image_pixels: tuple[int, int] = IMAGE_PIXELS
+
+    def _resize(self, config: Any, frames: int, height: int, width: int, max_pixels: int) -> tuple[int, int]:
+        vision = self.vision(config)
+        temporal = vision.temporal_patch_size
+        return glm_smart_resize(
+            max(frames, temporal), height, width, temporal=temporal,
+            unit=vision.patch_size * vision.spatial_merge_size, min_pixels=self.pixels[0], max_pixels=max_pixels,
+        )  # fmt: skip
+
+    def profile_grid(self, config: Any, modality: str) -> tuple[int, int, int]:
+        vision = self.vision(config)
+        side_h, side_w = self._resize(config, 1, 9999999, 9999999, self.image_pixels[1])  # vLLM's probe image
+        if modality == "video":  # two frames, GLM's minimum: one temporal group
+            side_h, side_w = self._resize(config, 2, side_h, side_w, self.pixels[1])
+        return 1, side_h // vision.patch_size, side_w // vision.patch_size
+
+    def tokens(self, config: Any, item: ItemSize) -> int:
+        vision = self.vision(config)
+        frames = 1 if item.modality == "image" else item.frames
+        h, w = self._resize(config, frames, item.height, item.width, self.pixels[1])
+        groups = max(1, math.ceil(frames / vision.temporal_patch_size))
+        return groups * (h // vision.patch_size) * (w // vision.patch_size) // vision.spatial_merge_size**2
+
+
+@register
+class Glm4vAdapter(FamilyAdapter):
+    model_types = ("glm4v", "glm4v_moe", "glm_ocr", "glm5_next")
+    encoder_attributes = ("visual",)
+    required_fields = (
+        "vision_config.out_hidden_size",
+        "vision_config.hidden_size",
+        "vision_config.depth",
+        "text_config.hidden_size",
+    )
+    items = {"image": GlmPatches(IMAGE_PIXELS), "video": GlmPatches(VIDEO_PIXELS)}
+    engine = (
+        "vllm Glm4vForConditionalGeneration / Glm4vMoeForConditionalGeneration (glm4_1v.py), "
+        "GlmOcrForConditionalGeneration (glm_ocr.py), Glm5NextForConditionalGeneration "
+        "(models/glm5next): vision_config.out_hidden_size (patch merger d_model), agrees with transformers"
+    )
+
+    def construct(self, config: Any, dtype: Any) -> Any:
+        # The MoE language models (glm4v_moe, glm5_next) allocate experts at construction.
+        from ecwidth.build import construct_towers_off_meta
+
+        return construct_towers_off_meta(self.model_class_for(config), config, self.encoder_attributes, dtype)
+
+    def predict(self, config: Any) -> dict[str, int]:
+        width = int(config.vision_config.out_hidden_size)
+        return {modality: width for modality in self.config_modalities(config)}
