@@ -78,7 +78,8 @@ no names skips the per-model part (with ``--survey``: the survey alone).
 ``benchmarks/measure_cost.json``) holds ``models``: one entry per model with
 ``model``, ``predict_s``, ``minimal`` and ``profile`` (each with ``build_s``,
 ``encode_s``, ``peak_rss_bytes``, ``tokens``; ``profile`` also
-``real_profile_tokens`` and ``capped``), ``profile_over_minimal_time``,
+``real_profile_tokens`` and ``capped``, ``None`` where the family has no
+token rule), ``profile_over_minimal_time``,
 ``profile_over_minimal_memory``, ``minimal_over_floor``, ``device``,
 ``dtype``, ``date``; then ``machine``, ``bandwidth_bytes_per_s``,
 ``failures`` (model: error, for a model that could not be measured), ``survey``
@@ -129,6 +130,8 @@ MINIMAL_LIMIT_S = 2.0
 TIME_RATIO_TARGET = 100.0
 MEMORY_RATIO_TARGET = 10.0
 PREDICT_LIMIT_S = 0.010
+#: Where a family cannot count the real profile item's tokens (its width still measures).
+NO_TOKEN_RULE = "no token rule for this family"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -304,6 +307,16 @@ def time_predict(name: str) -> tuple[float, float]:
     return cold, statistics.median(times)
 
 
+def real_profile_tokens(adapter: Any, config: Any, modalities: Any) -> dict[str, int] | None:
+    """Tokens of the real (uncapped) profile item per modality; ``None`` where the family has no token rule."""
+    from ecwidth.errors import NoTokenRuleError
+
+    try:
+        return {m: adapter.profile_tokens(config, m) for m in modalities}
+    except NoTokenRuleError:
+        return None
+
+
 def _ratio(numerator: float | None, denominator: float | None) -> float | None:
     return None if numerator is None or not denominator else numerator / denominator
 
@@ -323,14 +336,18 @@ def bench_model(name: str, device: Any, dtype: Any, repeats: int, cap: int | Non
     cold = run_once(spec, adapter, device, dtype, "minimal", None)
     minimal = summarise([run_once(spec, adapter, device, dtype, "minimal", None) for _ in range(repeats)])
     minimal["cold"] = {key: cold[key] for key in ("build_s", "encode_s", "peak_rss_bytes", "peak_above_weights_bytes")}
-    real = {m: adapter.profile_tokens(spec.config, m) for m in minimal["tokens_by_modality"]}
-    log(f"{spec.name}: (c) profile, {repeats} runs, cap {cap or 'none'} tokens per item; real profile {real}")
+    real = real_profile_tokens(adapter, spec.config, minimal["tokens_by_modality"])
+    shown = real if real is not None else NO_TOKEN_RULE
+    log(f"{spec.name}: (c) profile, {repeats} runs, cap {cap or 'none'} tokens per item; real profile {shown}")
     profile = summarise([run_once(spec, adapter, device, dtype, "profile", cap) for _ in range(repeats)])
     profile["cap"] = cap
-    profile["real_profile_tokens"] = sum(real.values())
+    profile["real_profile_tokens"] = None if real is None else sum(real.values())
     profile["real_profile_tokens_by_modality"] = real
-    profile["capped"] = any(profile["tokens_by_modality"][m] < real[m] for m in real)
-    profile["encode_s_extrapolated"] = sum(
+    if real is None:  # the real profile size is unknown: capped, as far as anyone can tell, only where a cap was set
+        profile["capped"] = None if cap else False
+    else:
+        profile["capped"] = any(profile["tokens_by_modality"][m] < real[m] for m in real)
+    profile["encode_s_extrapolated"] = None if real is None else sum(
         seconds * real[m] / profile["tokens_by_modality"][m] for m, seconds in profile["encode_s_by_modality"].items()
     )
     if profile["widths"] != minimal["widths"]:
@@ -351,7 +368,7 @@ def bench_model(name: str, device: Any, dtype: Any, repeats: int, cap: int | Non
         "profile": profile,
         "floor_s": floor_s,
         "profile_over_minimal_time": _ratio(profile["build_s"] + profile["encode_s"], minimal_s),
-        "profile_over_minimal_time_extrapolated": _ratio(
+        "profile_over_minimal_time_extrapolated": None if real is None else _ratio(
             profile["build_s"] + profile["encode_s_extrapolated"], minimal_s
         ),
         "profile_over_minimal_encode_time": _ratio(profile["encode_s"], minimal["encode_s"]),
@@ -450,6 +467,12 @@ def _mb(value: float | None) -> str:
     return "-" if value is None else f"{value / 1e6:,.0f}"
 
 
+def _cell(value: float | None, spec: str) -> str:
+    """``value`` formatted by ``spec``, or a right-aligned "-" where it is not known."""
+    width = int(re.match(r"\d*", spec).group() or 0)
+    return f"{'-':>{width}}" if value is None else format(value, spec)
+
+
 def print_report(report: dict[str, Any]) -> None:
     entries = report["models"]
     print(f"\nmachine: {report['machine']['cpu']}, {report['machine']['usable_cpus']} CPU(s), "
@@ -471,15 +494,17 @@ def print_report(report: dict[str, Any]) -> None:
                   f"{b['build_s']:9.3f} {b['encode_s']:7.3f} {_mb(b['peak_rss_bytes']):>7} "
                   f"{_mb(b['peak_above_weights_bytes']):>5} {b['tokens']:4d} | "
                   f"{c['build_s']:9.3f} {c['encode_s']:8.2f} {_mb(c['peak_above_weights_bytes']):>6} "
-                  f"{c['tokens']:6d} {c['real_profile_tokens']:7d} | "
-                  f"{e['profile_over_minimal_time']:8.0f} {e['profile_over_minimal_time_extrapolated']:7.0f} "
+                  f"{c['tokens']:6d} {_cell(c['real_profile_tokens'], '7d')} | "
+                  f"{e['profile_over_minimal_time']:8.0f} {_cell(e['profile_over_minimal_time_extrapolated'], '7.0f')} "
                   f"{e['profile_over_minimal_memory']:7.0f} {e['minimal_over_floor']:7.2f}")  # fmt: skip
         print()
         for e in entries:
             c = e["profile"]
-            cap = f"capped at {c['cap']} tokens per item" if c["capped"] else "not capped"
+            cap = {True: f"capped at {c['cap']} tokens per item", False: "not capped",
+                   None: f"at most {c['cap']} tokens per item"}[c["capped"]]  # fmt: skip
+            real = c["real_profile_tokens_by_modality"]
             print(f"{e['model']}: profile item {cap}: encoded {c['tokens_by_modality']}, "
-                  f"real profile {c['real_profile_tokens_by_modality']} tokens; cold minimal run "
+                  f"real profile {NO_TOKEN_RULE if real is None else f'{real} tokens'}; cold minimal run "
                   f"build {e['minimal']['cold']['build_s']:.2f} s + encode {e['minimal']['cold']['encode_s']:.2f} s; "
                   f"floor {e['floor_s']:.3f} s for {e['encoder_weight_bytes'] / 1e9:.2f} GB of weights")  # fmt: skip
     survey = report.get("survey")

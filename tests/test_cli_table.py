@@ -10,19 +10,11 @@ from pathlib import Path
 import pytest
 
 from ecwidth.cli import main
-from ecwidth.table import WidthRow, WidthTable
+from ecwidth.table import WidthTable
+
+from width_tables import toy_row
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def row(model: str, modality: str, width: int, **changes) -> WidthRow:
-    values = dict(
-        model=model, modality=modality, encoder_width=width, lm_hidden_size=16, width_ratio=width / 16,
-        deepstack_levels=3, source="measured", predicted_width=width, matches_prediction=True,
-        ecwidth_version="0.1.0", torch_version="2.13.0", transformers_version="5.24.0", device="cpu",
-        dtype="float32", dummy="minimal", measured_at="2026-01-31T12:00:00+00:00", config_sha256="ab" * 32,
-    )  # fmt: skip
-    return WidthRow(**{**values, **changes})
 
 
 @pytest.fixture
@@ -30,10 +22,10 @@ def table_path(tmp_path) -> Path:
     path = tmp_path / "widths.json"
     WidthTable(
         [
-            row("toy-a", "image", 64),
-            row("toy-a", "video", 64),
-            row("toy-b", "audio", 16, deepstack_levels=0, width_ratio=1.0),
-            row("toy-p", "image", 48, source="predicted", dummy="none"),
+            toy_row("toy-a", "image", 64, deepstack_levels=3),
+            toy_row("toy-a", "video", 64, deepstack_levels=3),
+            toy_row("toy-b", "audio", 16),
+            toy_row("toy-p", "image", 48, deepstack_levels=3, source="predicted", dummy="none"),
         ]
     ).to_json(path)
     return path

@@ -1,13 +1,18 @@
 """Bytes per item and items per buffer (ecwidth.study.costs)."""
 
+import matplotlib
+import matplotlib.pyplot as plt
 import pytest
 import torch
 
 from ecwidth.adapter import ItemSize, find_adapter
 from ecwidth.catalog import catalog_entry
-from ecwidth.study import costs
+from ecwidth.errors import NoTokenRuleError
+from ecwidth.study import costs, figures
+from ecwidth.table import WidthTable
 
-from width_tables import table_of
+from toy import TOKENLESS_MODEL_TYPE, toy_spec
+from width_tables import table_of, toy_row
 
 DEEPSTACK = "qwen3-vl-2b-instruct"
 
@@ -59,6 +64,7 @@ def test_transfer_costs_price_every_item_the_model_takes():
     assert (priced["item_bytes"] == priced["tokens"] * 8192 * 2).all()
     assert list(priced["items_per_buffer"]) == [311, 59, 77]
     assert (priced["deepstack_levels"] == 3).all()
+    assert set(priced["note"]) == {""}
     fp32 = costs.transfer_costs(table, serving_dtype="float32", buffer_bytes=2 * 10**9)
     assert (fp32["item_bytes"] == 2 * priced["item_bytes"]).all()
     assert list(fp32["items_per_buffer"]) == [311, 59, 77]
@@ -73,6 +79,38 @@ def test_transfer_costs_for_audio():
     tokens = priced["tokens"].iloc[0]
     assert 0 < tokens < 30 * 100  # fewer embeddings than 10 ms mel frames
     assert priced["item_bytes"].iloc[0] == tokens * 4096 * 2
+
+
+def test_a_family_without_a_token_rule_keeps_its_items_unpriced_with_a_note():
+    table = WidthTable(
+        [
+            toy_row("toy", "image", 24, deepstack_levels=2),
+            toy_row("toy", "audio", 8),
+            toy_row("toy-tokenless", "image", 24, deepstack_levels=2),
+        ]
+    )
+    specs = {"toy": toy_spec("toy"), "toy-tokenless": toy_spec("toy-tokenless", TOKENLESS_MODEL_TYPE)}
+    with pytest.raises(NoTokenRuleError):
+        costs.item_tokens(specs["toy-tokenless"], ItemSize("image", height=448, width=448))
+    frame = costs.transfer_costs(table, specs=specs)
+    assert list(frame.columns) == list(costs.TRANSFER_COLUMNS)
+    toy = frame[frame["model"] == "toy"]
+    assert list(toy["tokens"]) == [784, 4096, 300]  # 16-pixel patches; 10 tokens a second of audio
+    assert (toy["item_bytes"] == toy["tokens"] * toy["encoder_width"] * 2).all()
+    assert set(toy["note"]) == {""}
+    tokenless = frame[frame["model"] == "toy-tokenless"]
+    assert list(tokenless["item"]) == ["image 448×448", "image 1024×1024"]  # its rows stay, unpriced
+    assert set(tokenless["note"]) == {costs.NO_TOKEN_RULE} == {"no token rule for this family"}
+    assert tokenless[["tokens", "item_bytes", "items_per_buffer", "item_mib"]].isna().all().all()
+    assert (tokenless["bytes_per_token"] == 48).all()  # the width still prices a token
+
+    matplotlib.use("Agg")
+    for draw in (figures.item_bytes, figures.items_per_buffer):
+        figure = draw(frame)
+        labels = [label.get_text() for label in figure.axes[0].get_yticklabels()]
+        assert "toy-tokenless ◆DS×2 (no token rule)" in labels and "toy ◆DS×2" in labels
+        plt.close(figure)
+        plt.close(draw(frame[frame["model"] == "toy-tokenless"]))  # nothing priced at all still draws
 
 
 def test_width_summary_prices_a_token_in_the_serving_dtype():

@@ -3,7 +3,11 @@
 It exercises ``measure_widths`` and the adapter interface without
 transformers. The toy image path runs ``levels`` intermediate layers, projects
 each, and ships ``[main, level_1, ..., level_n]`` concatenated on the last dim,
-as DeepStack producers do; its audio path is not packed.
+as DeepStack producers do; its audio path is not packed. Its token rule: one
+token per 16×16 pixels of an image, ten per second of audio.
+
+A second toy family, ``TOKENLESS_MODEL_TYPE``, is the same toy without a token
+rule: its width measures, its items cannot be priced.
 """
 
 from dataclasses import dataclass
@@ -12,6 +16,13 @@ import torch
 from torch import nn
 
 from ecwidth.adapter import FamilyAdapter, register
+from ecwidth.configs import ModelSpec
+from ecwidth.errors import NoTokenRuleError
+
+#: Pixels a side of the image area one toy token covers.
+TOY_PATCH = 16
+AUDIO_TOKENS_PER_SECOND = 10
+TOKENLESS_MODEL_TYPE = "ecwidth_toy_tokenless"
 
 
 @dataclass
@@ -51,6 +62,14 @@ class ToyAdapter(FamilyAdapter):
     def predict(self, config):
         return {m: config.out * (1 + config.levels) if m == "image" else config.out for m in config.modalities}
 
+    def embed_tokens(self, config, item):
+        if item.modality == "image":
+            return (item.height // TOY_PATCH) * (item.width // TOY_PATCH)
+        return int(item.seconds * AUDIO_TOKENS_PER_SECOND)
+
+    def profile_tokens(self, config, modality):
+        return 64
+
     def dummy_item(self, model, modality, size, *, max_tokens=None):
         tokens = 1 if size == "minimal" else 64
         return {"patches": torch.randn(tokens, model.config.patch_dim)}
@@ -63,3 +82,21 @@ class ToyAdapter(FamilyAdapter):
             levels.append(merger(hidden))
         main = model.merger(hidden)
         return torch.cat([main, *levels], dim=-1) if modality == "image" else main
+
+
+@register
+class ToyTokenlessAdapter(ToyAdapter):
+    """The toy family without a token rule, as families whose processor ecwidth does not model."""
+
+    model_types = (TOKENLESS_MODEL_TYPE,)
+
+    def embed_tokens(self, config, item):
+        raise NoTokenRuleError(f"no token rule for {config.model_type} {item.modality} items")
+
+    def profile_tokens(self, config, modality):
+        raise NoTokenRuleError(f"no token rule for {config.model_type} {modality} items")
+
+
+def toy_spec(name: str, model_type: str = "ecwidth_toy") -> ModelSpec:
+    """A spec of the toy family, for functions that take a model by its config."""
+    return ModelSpec(name=name, raw={"model_type": model_type}, config=ToyConfig(model_type=model_type), source="toy")

@@ -1,4 +1,4 @@
-"""Width tables with chosen widths and each model's real catalog provenance, for tests that need no measurement."""
+"""Width tables and rows with chosen widths, for tests that need no measurement."""
 
 from dataclasses import replace
 
@@ -6,9 +6,20 @@ from ecwidth.adapter import find_adapter
 from ecwidth.configs import resolve_spec
 from ecwidth.measure import MeasureResult
 from ecwidth.survey import rows_from_result
-from ecwidth.table import WidthTable
+from ecwidth.table import WidthRow, WidthTable
 
 STAMP = "2026-01-01T00:00:00+00:00"
+
+
+def toy_row(model: str, modality: str, width: int, *, lm_hidden_size: int = 16, **changes) -> WidthRow:
+    """A measured row with made-up provenance, for models that are not in the catalog."""
+    values = dict(
+        model=model, modality=modality, encoder_width=width, lm_hidden_size=lm_hidden_size,
+        width_ratio=width / lm_hidden_size, deepstack_levels=0, source="measured", predicted_width=width,
+        matches_prediction=True, ecwidth_version="0.1.0", torch_version="2.13.0", transformers_version="5.24.0",
+        device="cpu", dtype="float32", dummy="minimal", measured_at=STAMP, config_sha256="ab" * 32,
+    )  # fmt: skip
+    return WidthRow(**{**values, **changes})
 
 
 def table_of(widths_by_model: dict[str, dict[str, int]], *, source: str = "measured") -> WidthTable:

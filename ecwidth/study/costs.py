@@ -3,9 +3,11 @@
     bytes(item) = embedding tokens × encoder output width × bytes per element
 
 Token counts come from each family's own processor rules
-(``adapter.embed_tokens``); widths come from measurement. The serving dtype
-(the dtype the producer ships in, bf16 by default) is independent of the
-dtype the width was measured in: the width does not depend on it.
+(``adapter.embed_tokens``); widths come from measurement. A family may have no
+token rule (its width still measures): its items are kept, unpriced, with the
+note ``NO_TOKEN_RULE``. The serving dtype (the dtype the producer ships in,
+bf16 by default) is independent of the dtype the width was measured in: the
+width does not depend on it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import torch
 from ecwidth.adapter import ItemSize, adapter_for
 from ecwidth.configs import resolve_spec
 from ecwidth.devices import DTYPES
+from ecwidth.errors import NoTokenRuleError
 from ecwidth.table import WidthTable
 
 #: One gigabyte, as buffer sizes are quoted (10⁹ bytes).
@@ -27,6 +30,9 @@ GB = 10**9
 
 #: Element sizes of the dtypes a producer ships in, plus the 8-bit float some stacks use.
 SERVING_DTYPES: dict[str, int] = {"float32": 4, "bfloat16": 2, "float16": 2, "float8_e4m3fn": 1}
+
+#: The note on an item a family cannot count tokens for.
+NO_TOKEN_RULE = "no token rule for this family"
 
 
 @dataclass(frozen=True)
@@ -46,7 +52,7 @@ TYPICAL_ITEMS: tuple[TypicalItem, ...] = (
 
 TRANSFER_COLUMNS = (
     "model", "modality", "item", "deepstack_levels", "lm_hidden_size", "encoder_width", "tokens",
-    "serving_dtype", "bytes_per_token", "item_bytes", "item_mib", "buffer_bytes", "items_per_buffer",
+    "serving_dtype", "bytes_per_token", "item_bytes", "item_mib", "buffer_bytes", "items_per_buffer", "note",
 )  # fmt: skip
 
 
@@ -94,6 +100,7 @@ def item_tokens(config: Any, item: ItemSize) -> int:
 
     Raises:
         UnknownModelTypeError: No adapter serves the config.
+        NoTokenRuleError: The family has no token rule for the item's modality.
     """
     config = resolve_spec(config).config
     return int(adapter_for(config.model_type).embed_tokens(config, item))
@@ -126,7 +133,9 @@ def transfer_costs(
     """Bytes per typical item and items per buffer, for every model and measured modality.
 
     An item whose modality a model does not accept (audio for a vision model) is
-    left out. ``specs`` maps a table model name to its config (anything ``resolve_spec``
+    left out. An item the family has no token rule for stays, with ``tokens``,
+    bytes and ``items_per_buffer`` missing and ``note`` set to ``NO_TOKEN_RULE``.
+    ``specs`` maps a table model name to its config (anything ``resolve_spec``
     takes); catalog names resolve by themselves. Columns are ``TRANSFER_COLUMNS``.
 
     Raises:
@@ -142,23 +151,32 @@ def transfer_costs(
             row = rows.get(item.size.modality)
             if row is None:
                 continue
-            tokens = item_tokens(spec, item.size)
-            size = item_bytes(tokens, row.encoder_width, serving_dtype)
-            records.append(
-                {
-                    "model": model,
-                    "modality": row.modality,
-                    "item": item.label,
-                    "deepstack_levels": row.deepstack_levels,
-                    "lm_hidden_size": row.lm_hidden_size,
-                    "encoder_width": row.encoder_width,
-                    "tokens": tokens,
-                    "serving_dtype": serving_dtype,
-                    "bytes_per_token": bytes_per_token(row.encoder_width, serving_dtype),
-                    "item_bytes": size,
-                    "item_mib": size / 2**20,
-                    "buffer_bytes": buffer_bytes,
-                    "items_per_buffer": items_per_buffer(size, buffer_bytes),
-                }
-            )
-    return pd.DataFrame(records, columns=list(TRANSFER_COLUMNS))
+            record = {
+                "model": model,
+                "modality": row.modality,
+                "item": item.label,
+                "deepstack_levels": row.deepstack_levels,
+                "lm_hidden_size": row.lm_hidden_size,
+                "encoder_width": row.encoder_width,
+                "tokens": pd.NA,
+                "serving_dtype": serving_dtype,
+                "bytes_per_token": bytes_per_token(row.encoder_width, serving_dtype),
+                "item_bytes": pd.NA,
+                "item_mib": float("nan"),
+                "buffer_bytes": buffer_bytes,
+                "items_per_buffer": pd.NA,
+                "note": "",
+            }
+            try:
+                tokens = item_tokens(spec, item.size)
+            except NoTokenRuleError:
+                record["note"] = NO_TOKEN_RULE
+            else:
+                size = item_bytes(tokens, row.encoder_width, serving_dtype)
+                record.update(
+                    tokens=tokens, item_bytes=size, item_mib=size / 2**20,
+                    items_per_buffer=items_per_buffer(size, buffer_bytes),
+                )  # fmt: skip
+            records.append(record)
+    frame = pd.DataFrame(records, columns=list(TRANSFER_COLUMNS))
+    return frame.astype({"tokens": "Int64", "item_bytes": "Int64", "items_per_buffer": "Int64", "item_mib": "float64"})

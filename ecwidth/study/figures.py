@@ -248,8 +248,13 @@ def _item_bars(costs: pd.DataFrame, value: str, scale: float, xlabel: str, title
     models = list(dict.fromkeys(costs["model"]))[::-1]
     items = list(dict.fromkeys(costs["item"]))
     levels = costs.groupby("model", sort=False)["deepstack_levels"].max()
-    labels = [model + (f" ◆DS×{levels[model]}" if levels[model] else "") for model in models]
-    by_pair = costs.set_index(["model", "item"])
+    priced = costs[costs[value].notna()]  # items without a token rule have no bytes to draw
+    unpriced = set(costs["model"]) - set(priced["model"])
+    labels = [
+        model + (f" ◆DS×{levels[model]}" if levels[model] else "") + (" (no token rule)" if model in unpriced else "")
+        for model in models
+    ]
+    by_pair = priced.set_index(["model", "item"])
     n_items = max(len(items), 1)
     height = 0.8 / n_items
     fig, ax = plt.subplots(figsize=(11, 1.5 + 0.2 * len(models) * n_items))
@@ -257,7 +262,7 @@ def _item_bars(costs: pd.DataFrame, value: str, scale: float, xlabel: str, title
     for i, item in enumerate(items):
         for y, model in enumerate(models):
             if (model, item) not in by_pair.index:
-                continue  # the model does not take this modality
+                continue  # the model does not take this modality, or has no token rule for it
             row = by_pair.loc[(model, item)]
             shown = row[value] / scale
             bar = ax.barh(y + ((n_items - 1) / 2 - i) * height, shown, height=height * 0.95, color=colors[i % 10],
@@ -266,7 +271,7 @@ def _item_bars(costs: pd.DataFrame, value: str, scale: float, xlabel: str, title
                         textcoords="offset points", va="center", fontsize=7)  # fmt: skip
     ax.set_yticks(range(len(models)), labels, fontsize=8)
     ax.set_xlabel(xlabel)
-    ax.set_xlim(0, (costs[value] / scale).max() * 1.15)
+    ax.set_xlim(0, (float((priced[value] / scale).max()) if len(priced) else 1.0) * 1.15)
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
     handles = [Patch(facecolor=colors[i % 10], label=item) for i, item in enumerate(items)]
@@ -280,7 +285,8 @@ def _item_bars(costs: pd.DataFrame, value: str, scale: float, xlabel: str, title
 def item_bytes(costs: pd.DataFrame, path: str | os.PathLike[str] | None = None) -> Figure:
     """Bytes one typical item costs to transfer (MiB), per model and item.
 
-    ``costs`` is ``costs.transfer_costs``'s frame; models without a modality have no bar for its items.
+    ``costs`` is ``costs.transfer_costs``'s frame; models without a modality have no bar for its items,
+    and items without a token rule have none either (the model's label says so).
     """
     dtype = ", ".join(sorted(set(costs["serving_dtype"])))
     fig = _item_bars(costs, "item_bytes", 2**20, f"transfer size of one item (MiB, {dtype})",
