@@ -25,13 +25,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from ecwidth.errors import NoTokenRuleError, UnknownModelTypeError
+from ecwidth.errors import NoTokenRuleError, UnknownModelTypeError, UnsupportedOptionError
 
 if TYPE_CHECKING:
     import torch
     from torch import nn
 
     from ecwidth.items import ItemKind
+    from ecwidth.runtime import RuntimeOptions
 
 DummySize = Literal["minimal", "profile"]
 DUMMY_SIZES: tuple[str, ...] = ("minimal", "profile")
@@ -73,6 +74,8 @@ class FamilyAdapter:
     items: ClassVar[Mapping[str, ItemKind]] = {}
     #: the serving engine's class for this family, and what its shipped width is, for ``ecwidth models --json``.
     engine: ClassVar[str] = ""
+    #: runtime options (``ecwidth.runtime.RuntimeOptions`` fields) the engine's class for this family takes.
+    supported_options: ClassVar[frozenset[str]] = frozenset()
 
     # -- from the config alone -------------------------------------------------
 
@@ -159,6 +162,27 @@ class FamilyAdapter:
             raise NoTokenRuleError(f"no token rule for {config.model_type} {modality} items; its width still measures")
         return kind
 
+    def check_options(self, config: Any, options: RuntimeOptions) -> None:
+        """Refuse an option this family's engine class does not take.
+
+        Raises:
+            UnsupportedOptionError: Names the option and the model types that take it.
+        """
+        for name in options.set_options():
+            if name not in self.supported_options:
+                takers = sorted(t for t, a in _REGISTRY.items() if name in a.supported_options)
+                raise UnsupportedOptionError(
+                    f"{config.model_type} does not take {name} (the engine's class for it has no such option); "
+                    f"model types that do: {', '.join(takers) or 'none'}"
+                )
+
+    def option_channels(self, config: Any, modality: str, options: RuntimeOptions) -> int:
+        """Channels the engine appends to a ``modality`` item with ``options`` set, by the family's rule.
+
+        For ``predict`` only: a measurement reads them from the tensor ``apply_options`` builds.
+        """
+        return 0
+
     # -- on a built model ------------------------------------------------------
 
     def modalities(self, model: nn.Module) -> tuple[str, ...]:
@@ -201,6 +225,16 @@ class FamilyAdapter:
         projector its feature method stops before, layer maps.
         """
         return rows(output.pooler_output)
+
+    def apply_options(
+        self, model: nn.Module, modality: str, item: dict[str, Any], packed: torch.Tensor, options: RuntimeOptions
+    ) -> torch.Tensor:
+        """The packed item as the engine ships it with ``options`` set (called only when one is).
+
+        Families in ``supported_options`` build here what the engine adds, such
+        as video pruning's position channels, from the item itself.
+        """
+        return packed
 
     # -- helpers for subclasses ------------------------------------------------
 

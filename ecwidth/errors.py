@@ -55,3 +55,7 @@ class NoTokenRuleError(EcwidthError):
 
 class UnmeasurableError(EcwidthError):
     """A family's shipped items cannot be built without real weights (text-token embeddings in the item)."""
+
+
+class UnsupportedOptionError(EcwidthError):
+    """A runtime option the family's engine class does not take, or a setting the engine cannot serve."""

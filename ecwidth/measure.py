@@ -25,6 +25,8 @@ from ecwidth.build import build_encoder
 from ecwidth.configs import ModelSpec, resolve_spec
 from ecwidth.devices import dtype_name, resolve_device, resolve_dtype
 from ecwidth.errors import EcwidthError, EncodeError
+from ecwidth.predict import predict_widths
+from ecwidth.runtime import RuntimeOptions
 
 
 class WidthMismatchWarning(UserWarning):
@@ -93,21 +95,26 @@ def dummy_shapes(
     dummy: DummySize = "minimal",
     max_tokens: int | None = None,
     adapter: FamilyAdapter | None = None,
+    video_pruning_rate: float = 0.0,
 ) -> dict[str, tuple[int, int]]:
     """Encode one dummy item per modality and return ``{modality: (tokens, width)}`` of the packed item.
 
     ``measure_widths`` keeps the widths; the token counts are for benchmarks.
     ``max_tokens`` caps a profile item (see ``FamilyAdapter.dummy_item``).
     ``adapter`` defaults to the one the model was built with.
+    ``video_pruning_rate`` is the engine's option of that name (0: off).
     A model (or pipeline stage) without a multimodal encoder returns ``{}``.
 
     Raises:
         ValueError: A requested modality is not accepted, or ``dummy`` is unknown.
+        UnsupportedOptionError: The family does not take an option that is set.
         EncodeError: The encoder raised or ran out of memory; names the modality.
     """
+    options = RuntimeOptions(video_pruning_rate=video_pruning_rate)
     adapter = adapter or _adapter_of(model)
     if adapter is None or not adapter.has_encoder(model):
         return {}
+    adapter.check_options(model.config, options)
     shapes: dict[str, tuple[int, int]] = {}
     requested = _check_request(modalities, adapter.modalities(model), dummy)
     with _intra_op_threads(_threads_for(adapter, model, dummy)):
@@ -115,6 +122,8 @@ def dummy_shapes(
             try:
                 item = adapter.dummy_item(model, modality, dummy, max_tokens=max_tokens)
                 packed = adapter.encode(model, modality, item)
+                if options.set_options():
+                    packed = adapter.apply_options(model, modality, item, packed, options)
             except EcwidthError:
                 raise
             except (RuntimeError, MemoryError, ValueError, TypeError, IndexError) as error:
@@ -139,17 +148,20 @@ def measure_widths(
     *,
     dummy: DummySize = "minimal",
     adapter: FamilyAdapter | None = None,
+    video_pruning_rate: float = 0.0,
 ) -> dict[str, int]:
     """Encode one dummy item per modality and return ``{modality: last dim of the packed item}``.
 
-    ``adapter`` defaults to the one the model was built with.
+    ``adapter`` defaults to the one the model was built with; ``video_pruning_rate``
+    is the engine's option (0: off).
     A model (or pipeline stage) without a multimodal encoder returns ``{}``.
 
     Raises:
         ValueError: A requested modality is not accepted, or ``dummy`` is unknown.
+        UnsupportedOptionError: The family does not take an option that is set.
         EncodeError: The encoder raised or ran out of memory; names the modality.
     """
-    shapes = dummy_shapes(model, modalities, dummy=dummy, adapter=adapter)
+    shapes = dummy_shapes(model, modalities, dummy=dummy, adapter=adapter, video_pruning_rate=video_pruning_rate)
     return {modality: width for modality, (_, width) in shapes.items()}
 
 
@@ -166,6 +178,8 @@ class MeasureResult:
     device: str
     dtype: str
     deepstack_levels: dict[str, int] = field(default_factory=dict)
+    #: runtime options set away from the engine's defaults (``RuntimeOptions.set_options``).
+    options: dict[str, Any] = field(default_factory=dict)
     config_sha256: str = ""
     build_s: float = 0.0
     encode_s: float = 0.0
@@ -181,7 +195,10 @@ class MeasureResult:
         """The keys ``ecwidth measure --json`` prints."""
         keys = ("model", "model_type", "lm_hidden_size", "widths", "predicted", "dummy", "device", "dtype")
         data = asdict(self)
-        return {key: data[key] for key in keys}
+        shown = {key: data[key] for key in keys}
+        if self.options:
+            shown["options"] = dict(self.options)
+        return shown
 
 
 def measure(
@@ -192,6 +209,7 @@ def measure(
     dtype: str | torch.dtype = "auto",
     dummy: DummySize = "minimal",
     trust_remote_code: bool = False,
+    video_pruning_rate: float = 0.0,
 ) -> MeasureResult:
     """Build a model's encoder from its config (catalog name, path or dict) and measure it.
 
@@ -215,6 +233,7 @@ def measure(
         dummy=dummy,
         device=str(torch_device),
         dtype=dtype_name(torch_dtype),
+        options=RuntimeOptions(video_pruning_rate=video_pruning_rate).set_options(),
         config_sha256=spec.config_sha256,
     )
     if adapter is None:
@@ -227,12 +246,14 @@ def measure(
     result.build_s = time.perf_counter() - started
     try:
         started = time.perf_counter()
-        result.widths = measure_widths(built, modalities, dummy=dummy, adapter=adapter)
+        result.widths = measure_widths(
+            built, modalities, dummy=dummy, adapter=adapter, video_pruning_rate=video_pruning_rate
+        )
         result.encode_s = time.perf_counter() - started
     finally:
         del built
         gc.collect()
-    predicted = adapter.predict(spec.config)
+    predicted = predict_widths(spec.config, video_pruning_rate=video_pruning_rate)
     result.predicted = {m: predicted[m] for m in result.widths if m in predicted}
     result.deepstack_levels = {m: adapter.deepstack_levels(spec.config, m) for m in result.widths}
     for modality, (measured, expected) in result.mismatches.items():

@@ -21,3 +21,26 @@ def pack_deepstack(output: Any) -> torch.Tensor:
     """
     levels = getattr(output, "deepstack_features", None) or []
     return torch.cat([rows(output.pooler_output), *(rows(level) for level in levels)], dim=-1)
+
+
+def mrope_position_channels(grid_thw: Any, merge: int, *, tokens_per_second: float = 1.0) -> torch.Tensor:
+    """The 4 position channels vLLM's video pruning appends to each token of a Qwen item.
+
+    For a (t, h, w) patch grid merged ``merge × merge``: the temporal index
+    (scaled by ``tokens_per_second`` as the engine scales video time), the
+    row, the column, and the merged grid's width repeated. Rows follow the
+    tower's token order: frame, then row, then column. Built as floats, the
+    dtype they have once concatenated to the embeddings.
+    """
+    t, h, w = (int(v) for v in grid_thw)
+    rows, cols = h // merge, w // merge
+    frame = torch.arange(t).repeat_interleave(rows * cols).mul(tokens_per_second).long()
+    row = torch.arange(rows).repeat_interleave(cols).repeat(t)
+    col = torch.arange(cols).repeat(t * rows)
+    width = torch.full_like(col, cols)
+    return torch.stack([frame, row, col, width], dim=1)
+
+
+def append_channels(packed: torch.Tensor, channels: torch.Tensor) -> torch.Tensor:
+    """``packed`` with ``channels`` concatenated on the last dim, in its dtype and on its device."""
+    return torch.cat([packed, channels.to(dtype=packed.dtype, device=packed.device)], dim=-1)

@@ -6,17 +6,27 @@ from typing import Any
 
 from ecwidth.adapter import find_adapter
 from ecwidth.configs import resolve_spec
+from ecwidth.runtime import RuntimeOptions
 
 
-def predict_widths(config: Any) -> dict[str, int]:
-    """``{modality: width}`` from config fields; ``{}`` for a model with no multimodal encoder.
+def predict_widths(config: Any, *, video_pruning_rate: float = 0.0) -> dict[str, int]:
+    """``{modality: width}`` from config fields and runtime options; ``{}`` for a model with no multimodal encoder.
 
     ``config`` is anything ``resolve_spec`` takes: a catalog name, a path, a raw
-    dict, a ModelSpec or a transformers config.
+    dict, a ModelSpec or a transformers config. ``video_pruning_rate`` is the
+    engine's option (0: off); the channels it adds come from the family's rule.
 
     Raises:
         ConfigError, UnknownModelTypeError: The config cannot be used.
+        UnsupportedOptionError: The family does not take an option that is set.
     """
     config = resolve_spec(config).config
     adapter = find_adapter(config.model_type)
-    return {} if adapter is None else adapter.predict(config)
+    if adapter is None:
+        return {}
+    options = RuntimeOptions(video_pruning_rate=video_pruning_rate)
+    adapter.check_options(config, options)
+    predicted = adapter.predict(config)
+    if not options.set_options():
+        return predicted
+    return {m: w + adapter.option_channels(config, m, options) for m, w in predicted.items()}

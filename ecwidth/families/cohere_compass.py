@@ -11,8 +11,9 @@ into ``out_hidden_size`` slices. So the shipped width is
 
 transformers and vLLM differ on modalities: transformers' model also encodes
 video (``get_video_features``), but vLLM registers images only, so only images
-are measured here. With EVS pruning on, vLLM appends 5 position channels to
-each image; it is off by default and a config cannot show it.
+are measured here. With video pruning on (``video_pruning_rate > 0``), vLLM
+appends 5 channels to each image (4 mrope positions and a zero channel, as
+Qwen3-VL's images); ecwidth builds them from the item's grid.
 
 Items are Qwen-style patch grids; token counts follow the Qwen2-VL
 ``smart_resize`` rule of the published preprocessor (32 px per token). The
@@ -24,9 +25,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import torch
+
 from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.items import PatchGrid
-from ecwidth.packing import pack_deepstack
+from ecwidth.packing import append_channels, mrope_position_channels, pack_deepstack
+from ecwidth.runtime import RuntimeOptions
 
 # size.shortest_edge / size.longest_edge of the published preprocessor_config.json, as
 # transcribed by third parties. The image processor class defaults (56², 28²·1280, patch 14)
@@ -57,3 +61,14 @@ class CohereCompassAdapter(FamilyAdapter):
 
     def pack(self, model: Any, modality: str, output: Any) -> Any:
         return pack_deepstack(output)
+
+    supported_options = frozenset({"video_pruning_rate"})
+
+    def option_channels(self, config: Any, modality: str, options: RuntimeOptions) -> int:
+        return 5 if options.pruning else 0
+
+    def apply_options(self, model: Any, modality: str, item: dict[str, Any], packed: Any, options: RuntimeOptions) -> Any:
+        if not options.pruning:
+            return packed
+        positions = mrope_position_channels(item["image_grid_thw"][0], model.config.vision_config.spatial_merge_size)
+        return append_channels(packed, torch.cat([positions, torch.zeros_like(positions[:, :1])], dim=1))

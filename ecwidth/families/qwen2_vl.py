@@ -11,10 +11,15 @@ generations name differently:
 - Qwen2-VL: ``vision_config.hidden_size`` (the tower itself runs at ``embed_dim``);
 - Qwen2.5-VL: ``vision_config.out_hidden_size`` (its ``hidden_size`` is the tower's).
 
-Reading the wrong one of these is the trap. vLLM's optional video pruning (EVS,
-``video_pruning_rate > 0``) appends mrope position channels to Qwen2.5-VL items;
-that is a serving flag, off by default and absent from the config, so it is not
-modelled here.
+Reading the wrong one of these is the trap.
+
+With video pruning on (``video_pruning_rate > 0``), vLLM's Qwen2.5-VL
+(``_postprocess_image_embeds_evs`` / ``_postprocess_video_embeds_evs`` in
+``qwen2_5_vl.py``) appends 4 mrope position channels (frame, row, column,
+merged width) to every image and video item; ecwidth builds them from the
+item's grid and reads the width from the result. The engine also drops
+pruned video rows, which changes the row count, not the width; ecwidth keeps
+every row. Qwen2-VL's engine class takes no pruning option.
 """
 
 from __future__ import annotations
@@ -22,8 +27,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import torch
+from torch import nn
+
 from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.items import PatchGrid, most_tokens_grid
+from ecwidth.packing import append_channels, mrope_position_channels
+from ecwidth.runtime import RuntimeOptions
 
 # Published preprocessor_config.json of Qwen2-VL-7B-Instruct and Qwen2.5-VL-7B-Instruct; videos use the same
 # per-frame bounds (neither repo ships a separate video config, and vLLM sizes videos by the image processor).
@@ -63,3 +73,15 @@ class Qwen2_5_VLAdapter(Qwen2VLAdapter):
     model_types = ("qwen2_5_vl",)
     required_fields = ("vision_config.out_hidden_size", "vision_config.hidden_size", "vision_config.depth")
     merger_width_field = "out_hidden_size"
+    supported_options = frozenset({"video_pruning_rate"})
+
+    def option_channels(self, config: Any, modality: str, options: RuntimeOptions) -> int:
+        return 4 if options.pruning else 0
+
+    def apply_options(
+        self, model: nn.Module, modality: str, item: dict[str, Any], packed: torch.Tensor, options: RuntimeOptions
+    ) -> torch.Tensor:
+        if not options.pruning:
+            return packed
+        _, grid = item.values()
+        return append_channels(packed, mrope_position_channels(grid[0], model.config.vision_config.spatial_merge_size))

@@ -17,8 +17,18 @@ mergers) and measure what vLLM's producer would ship. vLLM's Qwen3.5 language
 model does not split DeepStack levels off, so such a config could not be
 served end to end.
 
-Not modelled: with video pruning (EVS) on, vLLM appends mrope position
-channels to each item; it is off by default.
+With video pruning on (``video_pruning_rate > 0``), vLLM's Qwen3-VL
+(``qwen3_vl.py``) appends 5 channels to every item: on images the 4 mrope
+positions and a zero channel (``_postprocess_image_embeds_evs``); on videos
+(``_create_final_video_embeddings``) frame, row and column positions, an
+``is_vision_start`` flag and an ``is_video`` flag. ecwidth builds them from the
+item's grid. The engine's video item also holds text-token rows (frame
+separators and timestamps, embedded by the LM from the tokenizer's ids, the
+same width once padded); those need the tokenizer and real LM weights, so
+ecwidth ships the video-embedding rows alone: the same width, fewer rows.
+Qwen3.5 video with pruning on is refused: the census of vLLM 0.32 reports
+that its path crashes (``Qwen3_5`` sets ``use_deepstack`` by ``hasattr``, so
+the published empty list enters the DeepStack merge with no levels); not run here.
 
 The image item is a plain patch grid; the video item differs in its
 processor's budget, which covers all frames together (``Qwen3VideoPatches``).
@@ -41,7 +51,9 @@ from torch import nn
 from ecwidth.adapter import FamilyAdapter, ItemSize, register
 from ecwidth.build import construct_towers_off_meta
 from ecwidth.items import PatchGrid, most_tokens_grid
-from ecwidth.packing import pack_deepstack
+from ecwidth.errors import UnsupportedOptionError
+from ecwidth.packing import append_channels, mrope_position_channels, pack_deepstack
+from ecwidth.runtime import RuntimeOptions
 
 # Published preprocessor_config.json / video_preprocessor_config.json of Qwen3-VL and Qwen3.5.
 IMAGE_PIXELS = (65536, 16777216)
@@ -118,12 +130,41 @@ class Qwen3VLAdapter(FamilyAdapter):
         pixels, grid = item.values()
         return pack_deepstack(model.visual(pixels, grid_thw=grid))
 
+    supported_options = frozenset({"video_pruning_rate"})
+
+    def option_channels(self, config: Any, modality: str, options: RuntimeOptions) -> int:
+        return 5 if options.pruning else 0
+
+    def apply_options(
+        self, model: nn.Module, modality: str, item: dict[str, Any], packed: torch.Tensor, options: RuntimeOptions
+    ) -> torch.Tensor:
+        if not options.pruning:
+            return packed
+        _, grid = item.values()
+        positions = mrope_position_channels(grid[0], model.config.vision_config.spatial_merge_size)
+        if modality == "image":  # the 4 positions, then a dummy fifth channel
+            flags = torch.zeros_like(positions[:, :1])
+            return append_channels(packed, torch.cat([positions, flags], dim=1))
+        # video-embedding rows: t, h, w positions, is_vision_start = 0, is_video = 1
+        flags = torch.tensor([[0, 1]]).expand(len(positions), 2)
+        return append_channels(packed, torch.cat([positions[:, :3], flags], dim=1))
+
 
 @register
 class Qwen3_5Adapter(Qwen3VLAdapter):
     model_types = ("qwen3_5", "qwen3_5_moe")
     # Published lists are empty; a missing list means no DeepStack to vLLM and transformers alike.
     required_fields = ("vision_config.out_hidden_size", "text_config.hidden_size")
+
+    def apply_options(
+        self, model: nn.Module, modality: str, item: dict[str, Any], packed: torch.Tensor, options: RuntimeOptions
+    ) -> torch.Tensor:
+        if options.pruning and modality == "video":
+            raise UnsupportedOptionError(
+                f"{model.config.model_type} video items with video_pruning_rate > 0: vLLM 0.32's path for them "
+                "crashes, so there is no shipped width to measure; measure video with pruning off, or images only"
+            )
+        return super().apply_options(model, modality, item, packed, options)
 
     def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
         model = super().construct(config, dtype)

@@ -1,0 +1,69 @@
+"""Video pruning (EVS): the channels vLLM appends, built from the item and read from the packed tensor.
+
+Expected widths come from config fields plus the engine's rule read in
+vLLM 0.32: Qwen2.5-VL appends 4 mrope channels, the Qwen3-VL tower family and
+Cohere Compass 5 (``qwen2_5_vl.py``, ``qwen3_vl.py``, ``cohere_compass.py``).
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from ecwidth.errors import UnsupportedOptionError
+from ecwidth.measure import measure
+from ecwidth.packing import mrope_position_channels
+from ecwidth.predict import predict_widths
+from ecwidth.runtime import RuntimeOptions
+
+from tiny_configs import tiny_config
+
+
+def _deepstack_width(config: dict) -> int:
+    vision = config["vision_config"]
+    return vision["out_hidden_size"] * (1 + len(vision.get("deepstack_visual_indexes") or ()))
+
+
+@pytest.mark.parametrize(
+    "model_type, modalities, channels",
+    [("qwen2_5_vl", ("image", "video"), 4), ("qwen3_vl", ("image", "video"), 5), ("cohere_compass", ("image",), 5)],
+)
+def test_pruning_appends_the_engines_channels_to_every_item(model_type, modalities, channels):
+    config = tiny_config(model_type)
+    off = measure(config, device="cpu")
+    on = measure(config, device="cpu", video_pruning_rate=0.5)
+    assert off.widths == {m: _deepstack_width(config) for m in modalities}
+    assert on.widths == {m: _deepstack_width(config) + channels for m in modalities}
+    assert on.predicted == on.widths
+    assert on.as_json()["options"] == {"video_pruning_rate": 0.5}
+    assert "options" not in off.as_json()
+
+
+def test_a_family_without_pruning_names_the_option_and_the_families_that_take_it():
+    with pytest.raises(UnsupportedOptionError, match="video_pruning_rate.*qwen2_5_vl"):
+        predict_widths(tiny_config("qwen2_vl"), video_pruning_rate=0.3)
+
+
+def test_qwen3_5_video_with_pruning_is_refused_as_the_engine_cannot_serve_it():
+    config = tiny_config("qwen3_5")
+    assert measure(config, ["image"], device="cpu", video_pruning_rate=0.3).widths == {
+        "image": _deepstack_width(config) + 5
+    }
+    with pytest.raises(UnsupportedOptionError, match="crashes"):
+        measure(config, ["video"], device="cpu", video_pruning_rate=0.3)
+
+
+@pytest.mark.parametrize("rate", [-0.1, 1.0, float("nan"), float("inf"), True, "0.5"])
+def test_out_of_range_rates_are_refused(rate):
+    with pytest.raises(UnsupportedOptionError, match=r"\[0, 1\)"):
+        RuntimeOptions(video_pruning_rate=rate)
+
+
+def test_positions_follow_the_merged_grid_frame_row_column():
+    positions = mrope_position_channels((2, 4, 6), merge=2)
+    assert positions.shape == (2 * 2 * 3, 4)
+    assert positions[:, 0].tolist() == [0] * 6 + [1] * 6
+    assert positions[:6, 1].tolist() == [0, 0, 0, 1, 1, 1]
+    assert positions[:6, 2].tolist() == [0, 1, 2, 0, 1, 2]
+    assert bool((positions[:, 3] == 3).all())
+    assert positions.dtype == torch.long
