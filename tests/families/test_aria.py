@@ -1,0 +1,31 @@
+"""Aria at tiny scale: projector queries at the text width; the query count follows the crop's patches."""
+
+import torch
+
+from ecwidth.adapter import ItemSize, adapter_for
+from ecwidth.configs import resolve_spec
+from ecwidth.measure import measure
+
+from building import built
+from tiny_configs import tiny_config
+
+
+def test_width_is_the_text_hidden_size_not_the_vision_width():
+    config = tiny_config("aria")
+    expected = config["text_config"]["hidden_size"]
+    assert expected != config["vision_config"]["hidden_size"]
+    result = measure(config, device="cpu", dtype="float32")
+    assert result.widths == {"image": expected}
+    assert result.predicted == result.widths
+
+
+def test_queries_follow_the_patch_count():
+    adapter, model = built(tiny_config("aria"))  # {4 patches: 2 queries, 16 patches: 4 queries}
+    with torch.inference_mode():
+        minimal = adapter.encode(model, "image", adapter.dummy_item(model, "image", "minimal"))
+        profile = adapter.encode(model, "image", adapter.dummy_item(model, "image", "profile"))
+    assert minimal.shape == (2, 48)
+    assert profile.shape == (4, 48)
+    config = resolve_spec(tiny_config("aria")).config
+    assert adapter.embed_tokens(config, ItemSize("image", 30, 700)) == 4  # padded to the full crop
+    assert adapter.profile_tokens(config, "image") == 4
