@@ -46,15 +46,6 @@ class ModelSpec:
         return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _lookup(raw: Mapping[str, Any], dotted: str) -> Any:
-    value: Any = raw
-    for part in dotted.split("."):
-        if not isinstance(value, Mapping) or part not in value:
-            return None
-        value = value[part]
-    return value
-
-
 def has_multimodal_encoder(raw: Mapping[str, Any]) -> bool:
     """Whether a raw config describes a model with a vision or audio encoder."""
     return any(key in raw for key in _ENCODER_KEYS)

@@ -67,7 +67,7 @@ def test_text_only_model_gives_empty_widths_from_the_api():
 
 
 def test_unknown_multimodal_model_type_lists_supported(write_config, capsys):
-    config = {"model_type": "paligemma", "vision_config": {}, "text_config": {}}
+    config = {"model_type": "no_such_vlm", "vision_config": {}, "text_config": {}}
     assert main(["measure", "--config", str(write_config(config))]) == 2
     assert "supported: " in _error(capsys)
 
