@@ -43,13 +43,13 @@ class WindowedMel(MelFrames):
 
     ``profile_seconds``: the clip the engine profiles (the processor's
     ``max_audio_len``), cut to whole windows as vLLM's processor caps it.
-    ``pad_single``: whether a clip of one window is padded to the full
-    window (False where the feature extractor pads to the longest clip and
-    the tower takes any length).
+    ``pad_minimal``: whether the minimal item is padded to a full window
+    (False where the tower takes any length: the minimal item is then just
+    its real frames, the same code path at a fraction of the cost).
     """
 
     mask_key: str | None = "input_features_mask"
-    pad_single: bool = True
+    pad_minimal: bool = True
 
     def window_frames(self, config: Any) -> int:
         return 2 * self.audio(config).max_source_positions
@@ -85,7 +85,7 @@ class WindowedMel(MelFrames):
 
         real = self.frames(config, size, max_tokens)
         lengths = self.window_lengths(config, real)
-        frames = self.window_frames(config) if self.pad_single or len(lengths) > 1 else lengths[0]
+        frames = lengths[0] if size == "minimal" and not self.pad_minimal else self.window_frames(config)
         item = {
             self.features_key: torch.randn(len(lengths), self.mel_bins(config), frames, dtype=dtype, device=device)
         }
