@@ -1,0 +1,22 @@
+"""Qwen4Exp at tiny scale: vLLM's Qwen3-VL tower packs every listed DeepStack level; transformers' has none."""
+
+from __future__ import annotations
+
+from ecwidth.measure import measure
+
+from tiny_configs import tiny_config
+
+
+def test_listed_levels_are_packed_as_vllm_ships_them() -> None:
+    cfg = tiny_config("qwen4_exp")
+    vision = cfg["vision_config"]
+    expected = vision["out_hidden_size"] * (1 + len(vision["deepstack_visual_indexes"]))  # 48 × 3
+    result = measure(cfg, device="cpu", dtype="float32")
+    assert result.widths == {"image": expected, "video": expected}
+    assert result.widths["image"] not in (vision["out_hidden_size"], cfg["text_config"]["hidden_size"])
+
+
+def test_an_empty_list_is_the_merger_output() -> None:
+    cfg = tiny_config("qwen4_exp")
+    cfg["vision_config"]["deepstack_visual_indexes"] = []
+    assert measure(cfg, device="cpu", dtype="float32").widths == {"image": 48, "video": 48}
