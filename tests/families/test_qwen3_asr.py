@@ -1,0 +1,35 @@
+"""Qwen3-ASR at tiny scale: the width is audio_config.output_dim, not the LM's hidden size."""
+
+from __future__ import annotations
+
+import torch
+
+from ecwidth.adapter import ItemSize, adapter_for
+from ecwidth.configs import resolve_spec
+from ecwidth.measure import measure
+
+from building import built
+from tiny_configs import tiny_config
+
+
+def test_width_is_the_output_dim_not_the_lm_hidden_size() -> None:
+    config = tiny_config("qwen3_asr")
+    result = measure(config, device="cpu")
+    assert result.widths == {"audio": config["audio_config"]["output_dim"]}
+    assert result.widths["audio"] not in (config["text_config"]["hidden_size"], config["audio_config"]["d_model"])
+
+
+def test_token_counts_go_by_100_frame_chunks() -> None:
+    config = resolve_spec(tiny_config("qwen3_asr")).config
+    adapter = adapter_for("qwen3_asr")
+    assert adapter.embed_tokens(config, ItemSize("audio", seconds=1)) == 13
+    assert adapter.embed_tokens(config, ItemSize("audio", seconds=1.5)) == 13 + 7  # 50-frame tail: 25, 13, 7
+    assert adapter.profile_tokens(config, "audio") == 390
+
+
+def test_minimal_is_one_frame_padded_to_one_chunk() -> None:
+    adapter, model = built(tiny_config("qwen3_asr"))
+    item = adapter.dummy_item(model, "audio", "minimal")
+    assert item["input_features"].shape == (1, 8, 100) and int(item["input_features_mask"].sum()) == 1
+    with torch.inference_mode():
+        assert adapter.encode(model, "audio", item).shape == (1, 28)
