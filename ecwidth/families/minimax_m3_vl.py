@@ -1,0 +1,64 @@
+"""MiniMax-M3-VL: a Qwen-style ViT, a per-patch MLP to the text hidden size, then a 2×2 patch-merge MLP back to it.
+
+vLLM 0.32 serves ``minimax_m3_vl`` with ``MiniMaxM3SparseForConditionalGeneration``
+(``models/minimax_m3/nvidia/model.py``; tower in ``models/minimax_m3/common/vision_tower.py``).
+``embed_multimodal`` runs the vision tower, its projector (vision
+``hidden_size → projector_hidden_size → text hidden``) and ``patch_merge_mlp``
+(``MiniMaxVLPatchMerger``: ``text hidden × merge² → projector_hidden_size →
+text_config.hidden_size``), one tensor per image or video. The width is
+``text_config.hidden_size``. ``projector_hidden_size`` and transformers'
+``merged_hidden_size`` (``text hidden × merge²``) are intermediates, not the width.
+
+transformers' ``MiniMaxM3VLModel.get_image_features`` applies the same
+``multi_modal_projector`` (both MLPs) and splits per item; videos go the same
+way. So the defaults fit. The MoE language model is laid out on meta.
+
+Images: the image processor's default budget with Qwen-style ``smart_resize``;
+the profile image is vLLM's largest square in it. Videos: the per-frame
+budget (768 tokens a frame); the profile item is one frame group at the most
+tokens in it (vLLM then fits frames to the model length, which the config
+does not fix).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from torch import nn
+
+from ecwidth.adapter import FamilyAdapter, register
+from ecwidth.build import construct_towers_off_meta
+from ecwidth.items import PatchGrid
+
+#: ``MiniMaxM3VLImageProcessor`` size (shortest_edge, longest_edge) and the video processor's per-frame bounds.
+IMAGE_PIXELS = (4 * 28 * 28, 451584)
+VIDEO_PIXELS = (4 * 28 * 28, 768 * 28 * 28)
+
+
+@dataclass(frozen=True)
+class SquareProfilePatches(PatchGrid):
+    """vLLM's profile image: the largest square, a multiple of patch × merge, within ``max_pixels``."""
+
+    def profile_grid(self, config: Any, modality: str) -> tuple[int, int, int]:
+        vision = self.vision(config)
+        unit = vision.patch_size * vision.spatial_merge_size
+        side = max(unit, math.isqrt(self.pixels[1]) // unit * unit) // vision.patch_size
+        return 1, side, side
+
+
+@register
+class MiniMaxM3VLAdapter(FamilyAdapter):
+    model_types = ("minimax_m3_vl",)
+    encoder_attributes = ("vision_tower", "multi_modal_projector")
+    engine = (
+        "vllm MiniMaxM3SparseForConditionalGeneration (models/minimax_m3/nvidia/model.py): "
+        "patch_merge_mlp to text_config.hidden_size"
+    )
+    required_fields = ("text_config.hidden_size", "vision_config.hidden_size", "vision_config.spatial_merge_size")
+    items = {"image": SquareProfilePatches(IMAGE_PIXELS), "video": PatchGrid(VIDEO_PIXELS)}
+
+    def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
+        return construct_towers_off_meta(self.model_class_for(config), config, ("vision_tower",), dtype)

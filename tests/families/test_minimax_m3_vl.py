@@ -1,0 +1,25 @@
+"""MiniMax-M3-VL: the patch-merge MLP ends at the text hidden size, not projector_hidden_size or text hidden × merge²."""
+
+from __future__ import annotations
+
+from ecwidth.adapter import ItemSize, adapter_for
+from ecwidth.configs import resolve_spec
+from ecwidth.measure import measure
+
+from tiny_configs import tiny_config
+
+
+def test_width_is_the_text_hidden_size():
+    raw = tiny_config("minimax_m3_vl")
+    expected = raw["text_config"]["hidden_size"]
+    assert expected not in (raw["projector_hidden_size"], expected * 4, raw["vision_config"]["hidden_size"])
+    result = measure(raw, device="cpu", dtype="float32")
+    assert result.widths == {"image": expected, "video": expected}
+
+
+def test_token_counts():
+    config = resolve_spec(tiny_config("minimax_m3_vl")).config  # patch 14, merge 2
+    adapter = adapter_for("minimax_m3_vl")
+    assert adapter.embed_tokens(config, ItemSize("image", 448, 448)) == 16 * 16
+    assert adapter.profile_tokens(config, "image") == (672 // 28) ** 2  # largest square within 451584 pixels
+    assert adapter.profile_tokens(config, "video") == 768  # one frame group at 768 tokens a frame
