@@ -1,0 +1,37 @@
+"""Voxtral at tiny scale: the projector's output, text_config.hidden_size wide, never the merged channels."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from ecwidth.adapter import ItemSize, adapter_for
+from ecwidth.configs import resolve_spec
+from ecwidth.errors import NoTokenRuleError
+from ecwidth.measure import measure
+
+from building import built
+from tiny_configs import tiny_config
+
+
+def test_width_is_the_lm_hidden_size_not_the_merged_channels() -> None:
+    config = tiny_config("voxtral")
+    result = measure(config, device="cpu")
+    assert result.widths == {"audio": config["text_config"]["hidden_size"]}
+    assert result.widths["audio"] not in (config["audio_config"]["intermediate_size"], config["audio_config"]["hidden_size"])
+
+
+def test_items_are_full_windows_with_the_kept_rows() -> None:
+    adapter, model = built(tiny_config("voxtral"))
+    minimal = adapter.dummy_item(model, "audio", "minimal")
+    capped = adapter.dummy_item(model, "audio", "profile", max_tokens=10)
+    assert minimal["input_features"].shape == (1, 8, 3000)
+    with torch.inference_mode():
+        assert adapter.encode(model, "audio", minimal).shape == (1, 24)
+        assert adapter.encode(model, "audio", capped).shape == (10, 24)
+
+
+def test_no_token_rule() -> None:
+    config = resolve_spec(tiny_config("voxtral")).config
+    with pytest.raises(NoTokenRuleError):
+        adapter_for("voxtral").embed_tokens(config, ItemSize("audio", seconds=30))
