@@ -16,7 +16,8 @@ same tower, pooler and projector. The engine's modalities win: only
 ``video`` is measured and predicted. No field but the text hidden size is the
 width (not the tower's ``hidden_size``; a ``conv`` pooler's
 ``spatial_pool_out_channels`` must equal it, since both projectors take
-``vision_config.hidden_size`` in).
+``vision_config.hidden_size`` in). vLLM's pooler supports only ``average`` and
+``max`` and raises on ``conv``; transformers measures all three.
 
 Items: vLLM profiles one video of full ``image_size`` frames, as many as fit
 ``max_model_len`` (here the text model's ``max_position_embeddings``). The
