@@ -14,7 +14,7 @@ import pytest
 from ecwidth.adapter import find_adapter
 
 from tiny_configs import tiny_qwen3_vl
-from toy import TOKENLESS_MODEL_TYPE, ToyConfig
+from toy import ToyConfig
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "measure_cost.py"
 COST_KEYS = {"build_s", "encode_s", "peak_rss_bytes", "tokens"}
@@ -61,10 +61,10 @@ def test_the_survey_timer_reports_wall_time_peak_rss_and_the_model_count(bench):
     assert survey["peak_rss_bytes"] >= 64 * 2**20 and survey["wall_s"] > 0
 
 
-def test_a_family_without_a_token_rule_has_no_real_profile_size(bench):
+def test_a_family_without_a_token_rule_has_no_real_profile_size(bench, tokenless_family):
     assert bench.real_profile_tokens(find_adapter("ecwidth_toy"), ToyConfig(), ["image", "audio"]) == {
         "image": 64, "audio": 64
     }  # fmt: skip
-    tokenless = ToyConfig(model_type=TOKENLESS_MODEL_TYPE)
-    assert bench.real_profile_tokens(find_adapter(TOKENLESS_MODEL_TYPE), tokenless, ["image"]) is None
+    tokenless = ToyConfig(model_type=tokenless_family)
+    assert bench.real_profile_tokens(find_adapter(tokenless_family), tokenless, ["image"]) is None
     assert bench._cell(None, "7d") == "      -" and bench._cell(12, "7d") == "     12"

@@ -11,7 +11,7 @@ from ecwidth.errors import NoTokenRuleError
 from ecwidth.study import costs, figures
 from ecwidth.table import WidthTable
 
-from toy import TOKENLESS_MODEL_TYPE, toy_spec
+from toy import toy_spec
 from width_tables import table_of, toy_row
 
 DEEPSTACK = "qwen3-vl-2b-instruct"
@@ -81,7 +81,7 @@ def test_transfer_costs_for_audio():
     assert priced["item_bytes"].iloc[0] == tokens * 4096 * 2
 
 
-def test_a_family_without_a_token_rule_keeps_its_items_unpriced_with_a_note():
+def test_a_family_without_a_token_rule_keeps_its_items_unpriced_with_a_note(tokenless_family):
     table = WidthTable(
         [
             toy_row("toy", "image", 24, deepstack_levels=2),
@@ -89,7 +89,7 @@ def test_a_family_without_a_token_rule_keeps_its_items_unpriced_with_a_note():
             toy_row("toy-tokenless", "image", 24, deepstack_levels=2),
         ]
     )
-    specs = {"toy": toy_spec("toy"), "toy-tokenless": toy_spec("toy-tokenless", TOKENLESS_MODEL_TYPE)}
+    specs = {"toy": toy_spec("toy"), "toy-tokenless": toy_spec("toy-tokenless", tokenless_family)}
     with pytest.raises(NoTokenRuleError):
         costs.item_tokens(specs["toy-tokenless"], ItemSize("image", height=448, width=448))
     frame = costs.transfer_costs(table, specs=specs)

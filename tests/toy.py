@@ -7,7 +7,9 @@ as DeepStack producers do; its audio path is not packed. Its token rule: one
 token per 16×16 pixels of an image, ten per second of audio.
 
 A second toy family, ``TOKENLESS_MODEL_TYPE``, is the same toy without a token
-rule: its width measures, its items cannot be priced.
+rule: its width measures, its items cannot be priced. It is registered only
+for the tests that ask for it (the ``tokenless_family`` fixture in
+conftest.py), so the registry the family contract checks stays as shipped.
 """
 
 from dataclasses import dataclass
@@ -84,7 +86,6 @@ class ToyAdapter(FamilyAdapter):
         return torch.cat([main, *levels], dim=-1) if modality == "image" else main
 
 
-@register
 class ToyTokenlessAdapter(ToyAdapter):
     """The toy family without a token rule, as families whose processor ecwidth does not model."""
 
