@@ -1,0 +1,24 @@
+"""PaddleOCR-VL at tiny scale: the projector ends at the LM's hidden size; images only."""
+
+from __future__ import annotations
+
+from ecwidth.adapter import ItemSize, adapter_for
+from ecwidth.configs import resolve_spec
+from ecwidth.measure import measure
+
+from tiny_configs import tiny_config
+
+
+def test_width_is_the_text_hidden_size_not_the_stacked_patches() -> None:
+    cfg = tiny_config("paddleocr_vl")
+    expected = cfg["text_config"]["hidden_size"]  # 40; the projector's inside is 4 × 32 = 128
+    assert expected not in (cfg["vision_config"]["hidden_size"], 4 * cfg["vision_config"]["hidden_size"])
+    assert measure(cfg, device="cpu", dtype="float32").widths == {"image": expected}
+
+
+def test_token_counts_and_vllm_s_profile_image() -> None:
+    config = resolve_spec(tiny_config("paddleocr_vl")).config  # a token per 28×28 pixels
+    adapter = adapter_for("paddleocr_vl")
+    assert adapter.embed_tokens(config, ItemSize("image", 448, 448)) == 16 * 16
+    # 2359296 // 28² = 3009 tokens, cut to 54 × 55.
+    assert adapter.profile_tokens(config, "image") == 54 * 55
