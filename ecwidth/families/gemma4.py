@@ -1,0 +1,176 @@
+"""Gemma 4: a patch-sequence ViT pooled k×k, and a conformer audio tower, each through an embedder to the text width.
+
+vLLM 0.32's ``Gemma4ForConditionalGeneration.embed_multimodal``
+(``gemma4_mm.py``) ships, per item:
+
+- ``image``: the vision tower (patch embedder, encoder, position-aware
+  ``pooler`` of ``pooling_kernel_size``² patches per token), padding rows
+  stripped, then ``embed_vision`` (``Gemma4MultimodalEmbedder``: RMSNorm and a
+  linear to the text width): ``[soft tokens, text_config.hidden_size]``.
+- ``video``: the frames as images (70 soft tokens each), one tensor per video
+  with its frames' tokens concatenated, same width.
+- ``audio``: the audio tower, ``embed_audio``, and the rows its mask marks
+  valid: ``[tokens, text_config.hidden_size]``.
+
+So every modality is ``text_config.hidden_size`` wide. The traps: the audio
+embedder's input is ``audio_config.output_proj_dims`` (not the audio
+``hidden_size``), and the vision ``hidden_size`` is not the width either.
+transformers' ``get_image_features`` / ``get_video_features`` /
+``get_audio_features`` apply the same embedders; only audio differs, in
+returning the padded rows with the mask beside them: ``pack`` keeps the
+valid ones, as vLLM does.
+
+Items are patch sequences with ``(x, y)`` patch positions. The minimal image
+or video frame is one pooling window (one token), the minimal clip the
+shortest that yields one token. The profile items are vLLM's dummies: a
+224 × 224 image at the processor's ``max_soft_tokens`` (280: 256 tokens), a
+video of 32 such frames at 70 soft tokens (64 each), and an audio item of
+``fft_length`` (512) samples, one token.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import torch
+from torch import nn
+
+from ecwidth.adapter import FamilyAdapter, ItemSize, register, rows
+from ecwidth.items import ItemKind
+
+#: Image processor default: soft tokens an image may take.
+IMAGE_SOFT_TOKENS = 280
+#: vLLM's per-frame budget and frame count for videos (``_VIDEO_MAX_SOFT_TOKENS``, ``_VIDEO_MAX_FRAMES``).
+VIDEO_SOFT_TOKENS, VIDEO_FRAMES = 70, 32
+#: vLLM's dummy image side where the processor sets no size.
+DUMMY_IMAGE_SIDE = 224
+#: Gemma 4 audio feature extractor: 16 kHz, 20 ms frames, 10 ms hop, 128 mel bins; vLLM's dummy clip is one FFT.
+SAMPLING_RATE, MEL_BINS, FFT_LENGTH = 16000, 128, 512
+
+
+def soft_tokens(config: Any, height: int, width: int, budget: int) -> tuple[int, int]:
+    """(rows, cols) of pooled tokens of an image resized into ``budget`` soft tokens, as vLLM's
+    ``_compute_num_soft_tokens`` (and the Gemma 4 image processor) computes them."""
+    vision = config.vision_config
+    patch, k = vision.patch_size, vision.pooling_kernel_size
+    unit = patch * k
+    scale = math.sqrt(budget * k * k / ((height / patch) * (width / patch)))
+    target_h = max(unit, math.floor(height * scale / unit) * unit)
+    target_w = max(unit, math.floor(width * scale / unit) * unit)
+    return target_h // unit, target_w // unit
+
+
+def shrink(grid: tuple[int, int], max_tokens: int | None) -> tuple[int, int]:
+    """Halve the longer side of a token grid until it holds at most ``max_tokens`` tokens."""
+    h, w = grid
+    while max_tokens is not None and h * w > max_tokens and (h > 1 or w > 1):
+        h, w = (max(1, h // 2), w) if h >= w else (h, max(1, w // 2))
+    return h, w
+
+
+def patch_sequence(config: Any, grid: tuple[int, int], frames: int, dtype, device) -> tuple[torch.Tensor, torch.Tensor]:
+    """Pixels ``[frames, patches, 3·patch²]`` and ``(x, y)`` positions of a ``grid`` of pooled tokens."""
+    vision = config.vision_config
+    k = vision.pooling_kernel_size
+    h, w = grid[0] * k, grid[1] * k
+    ys, xs = torch.meshgrid(torch.arange(h, device=device), torch.arange(w, device=device), indexing="ij")
+    positions = torch.stack([xs.flatten(), ys.flatten()], dim=-1)[None].expand(frames, -1, -1)
+    pixels = torch.randn(frames, h * w, 3 * vision.patch_size**2, dtype=dtype, device=device)
+    return pixels, positions.contiguous()
+
+
+@dataclass(frozen=True)
+class Gemma4Patches(ItemKind):
+    """An image (``frames`` 1) or a video: patch sequences pooled ``pooling_kernel_size``² to a token."""
+
+    budget: int
+    profile_frames: int = 1
+    counts_tokens: ClassVar[bool] = True
+
+    def profile_grid(self, config: Any) -> tuple[int, int]:
+        return soft_tokens(config, DUMMY_IMAGE_SIDE, DUMMY_IMAGE_SIDE, self.budget)
+
+    def make(self, config, modality, size, *, max_tokens, dtype, device):
+        grid, frames = ((1, 1), 1) if size == "minimal" else (self.profile_grid(config), self.profile_frames)
+        if max_tokens is not None:
+            per_frame = grid[0] * grid[1]
+            frames = max(1, min(frames, max_tokens // per_frame))
+            grid = shrink(grid, max_tokens)
+        pixels, positions = patch_sequence(config, grid, frames, dtype, device)
+        if modality == "image":
+            return {"pixel_values": pixels, "image_position_ids": positions}
+        return {
+            "pixel_values_videos": pixels,
+            "video_position_ids": positions,
+            "num_frames_per_video": torch.tensor([frames], device=device),
+        }
+
+    def frame_tokens(self, config: Any, height: int, width: int) -> int:
+        h, w = soft_tokens(config, height, width, self.budget)
+        return min(h * w, self.budget)
+
+    def tokens(self, config: Any, item: ItemSize) -> int:
+        return (item.frames or 1) * self.frame_tokens(config, item.height, item.width)
+
+    def profile_tokens(self, config: Any, modality: str) -> int:
+        return self.profile_frames * self.frame_tokens(config, DUMMY_IMAGE_SIDE, DUMMY_IMAGE_SIDE)
+
+
+def audio_tokens(samples: int, max_tokens: int = 750) -> int:
+    """Tokens of a clip of ``samples`` 16 kHz samples: mel framing, then two stride-2 convolutions
+    (vLLM's ``_compute_audio_num_tokens``), capped at the processor's ``audio_seq_length``."""
+    frames = mel_frames(samples)
+    for _ in range(2):
+        frames = (frames - 1) // 2 + 1 if frames > 0 else 0
+    return min(frames, max_tokens)
+
+
+def mel_frames(samples: int) -> int:
+    frame, hop = SAMPLING_RATE * 20 // 1000, SAMPLING_RATE * 10 // 1000
+    return max(0, (samples + frame // 2 - (frame + 1)) // hop + 1)
+
+
+class Gemma4Mel(ItemKind):
+    """A log-mel clip ``[1, frames, 128]`` with its boolean mask; minimal and profile are one token."""
+
+    counts_tokens: ClassVar[bool] = True
+
+    def make(self, config, modality, size, *, max_tokens, dtype, device):
+        frames = 1 if size == "minimal" else mel_frames(FFT_LENGTH)
+        return {
+            "input_features": torch.randn(1, frames, MEL_BINS, dtype=dtype, device=device),
+            "input_features_mask": torch.ones(1, frames, dtype=torch.bool, device=device),
+        }
+
+    def tokens(self, config: Any, item: ItemSize) -> int:
+        return audio_tokens(round(item.seconds * SAMPLING_RATE))
+
+    def profile_tokens(self, config: Any, modality: str) -> int:
+        return audio_tokens(FFT_LENGTH)
+
+
+@register
+class Gemma4Adapter(FamilyAdapter):
+    model_types = ("gemma4",)
+    items = {
+        "image": Gemma4Patches(IMAGE_SOFT_TOKENS),
+        "video": Gemma4Patches(VIDEO_SOFT_TOKENS, profile_frames=VIDEO_FRAMES),
+        "audio": Gemma4Mel(),
+    }
+    engine = "vllm Gemma4ForConditionalGeneration (gemma4_mm.py): text_config.hidden_size (Gemma4MultimodalEmbedder)"
+
+    def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
+        paths = ["text_config.hidden_size"]
+        if raw.get("vision_config") is not None:
+            paths += ["vision_config.hidden_size", "vision_config.patch_size", "vision_config.pooling_kernel_size"]
+        if raw.get("audio_config") is not None:
+            paths += ["audio_config.output_proj_dims"]
+        return tuple(paths)
+
+    def pack(self, model: nn.Module, modality: str, output: Any) -> torch.Tensor:
+        if modality == "audio":  # transformers keeps the padded rows; vLLM ships the valid ones
+            return output.pooler_output[output.attention_mask]
+        return rows(output.pooler_output)
