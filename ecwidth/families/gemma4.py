@@ -174,3 +174,33 @@ class Gemma4Adapter(FamilyAdapter):
         if modality == "audio":  # transformers keeps the padded rows; vLLM ships the valid ones
             return output.pooler_output[output.attention_mask]
         return rows(output.pooler_output)
+
+
+@register
+class DiffusionGemmaAdapter(Gemma4Adapter):
+    """DiffusionGemma: Gemma 4's vision tower and embedder on a block-diffusion LM; no audio.
+
+    vLLM's ``DiffusionGemmaForConditionalGeneration`` (``diffusion_gemma.py``)
+    takes ``embed_multimodal``, ``_process_image_input`` and
+    ``_process_video_input`` from Gemma 4 as they are: image and video at
+    ``text_config.hidden_size``. transformers' encoder half,
+    ``DiffusionGemmaEncoderModel``, declares images only and has no video
+    method; ecwidth encodes a video's frames as images and concatenates
+    them, as vLLM does.
+    """
+
+    model_types = ("diffusion_gemma",)
+    model_class = "DiffusionGemmaEncoderModel"  # the half that owns the vision tower; the decoder is text only
+    items = {"image": Gemma4Adapter.items["image"], "video": Gemma4Adapter.items["video"]}
+    engine = (
+        "vllm DiffusionGemmaForConditionalGeneration (diffusion_gemma.py, Gemma 4's embed_multimodal): "
+        "text_config.hidden_size"
+    )
+
+    def config_modalities(self, config: Any) -> tuple[str, ...]:
+        return ("image", "video") if config.vision_config is not None else ()
+
+    def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
+        if modality == "video":
+            item = {"pixel_values": item["pixel_values_videos"], "image_position_ids": item["video_position_ids"]}
+        return self.pack(model, modality, model.get_image_features(**item))
