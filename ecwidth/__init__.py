@@ -28,6 +28,8 @@ from ecwidth.errors import (
     RemoteCodeError,
     TableError,
     UnknownModelTypeError,
+    UnmeasurableError,
+    UnsupportedOptionError,
     WidthDisagreementError,
 )
 from ecwidth.reconcile import get_width, reconcile
@@ -97,6 +99,8 @@ __all__ = [
     "RemoteCodeError",
     "TableError",
     "UnknownModelTypeError",
+    "UnmeasurableError",
+    "UnsupportedOptionError",
     "WidthDisagreementError",
     "WidthMismatchWarning",
     "WidthRow",

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from ecwidth.atomic import write_text_atomic
 from ecwidth.errors import EcwidthError
-from ecwidth.options import add_device_options, add_json_option, add_model_source, model_source
+from ecwidth.options import add_device_options, add_json_option, add_model_source, add_runtime_options, model_source
 from ecwidth.table import WidthTable
 
 EXPORT_FORMATS = ("producer-json", "csv", "md")
@@ -76,6 +76,7 @@ def _cmd_measure(args: argparse.Namespace) -> int:
             dtype=args.dtype,
             dummy=args.dummy,
             trust_remote_code=args.trust_remote_code,
+            video_pruning_rate=args.video_pruning_rate,
         )
     _print_warnings(caught)
     if not result.widths:
@@ -103,6 +104,8 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     """
     from ecwidth.adapter import find_adapter
     from ecwidth.configs import resolve_spec
+    from ecwidth.predict import predict_widths
+    from ecwidth.runtime import RuntimeOptions
 
     spec = resolve_spec(model_source(args), trust_remote_code=args.trust_remote_code)
     adapter = find_adapter(spec.model_type)
@@ -112,8 +115,11 @@ def _cmd_predict(args: argparse.Namespace) -> int:
         "model": spec.name,
         "model_type": spec.model_type,
         "lm_hidden_size": adapter.lm_hidden_size(spec.config),
-        "predicted": adapter.predict(spec.config),
+        "predicted": predict_widths(spec, video_pruning_rate=args.video_pruning_rate),
     }
+    options = RuntimeOptions(video_pruning_rate=args.video_pruning_rate).set_options()
+    if options:
+        data["options"] = options
     print(json.dumps(data) if args.json else "\n".join(
         [f"{spec.name} ({spec.model_type}), LM hidden size {data['lm_hidden_size']}"]
         + [f"  {modality:<6} {width:>6}" for modality, width in data["predicted"].items()]
@@ -187,11 +193,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_model_source(measure)
     measure.add_argument("--modality", action="append", metavar="M", help="only this modality (repeatable)")
     _add_run_options(measure)
+    add_runtime_options(measure)
     add_json_option(measure)
     measure.set_defaults(func=_cmd_measure)
 
     predict = commands.add_parser("predict", help="widths from the config alone, without building")
     add_model_source(predict)
+    add_runtime_options(predict)
     add_json_option(predict)
     predict.set_defaults(func=_cmd_predict)
 

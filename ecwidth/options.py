@@ -36,3 +36,12 @@ def add_device_options(parser: argparse.ArgumentParser, *, device_help: str = "a
 def add_json_option(parser: argparse.ArgumentParser, *, help: str = "print one JSON object") -> None:
     """``--json``."""
     parser.add_argument("--json", action="store_true", help=help)
+
+
+def add_runtime_options(parser: argparse.ArgumentParser) -> None:
+    """The serving engine's runtime options that change the width, with the engine's names and defaults."""
+    parser.add_argument(
+        "--video-pruning-rate", type=float, default=0.0, metavar="R",
+        help="vLLM's --video-pruning-rate: prune this fraction of video tokens, in [0, 1); "
+        "towers that support it append position channels (default: 0, off)",
+    )  # fmt: skip

@@ -67,3 +67,21 @@ def test_positions_follow_the_merged_grid_frame_row_column():
     assert positions[:6, 2].tolist() == [0, 1, 2, 0, 1, 2]
     assert bool((positions[:, 3] == 3).all())
     assert positions.dtype == torch.long
+
+
+def test_the_command_line_takes_the_engines_option_and_records_it(tmp_path, capsys):
+    import json
+
+    from ecwidth.cli import main
+
+    config = tiny_config("qwen2_5_vl")
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    assert main(["measure", "--config", str(path), "--video-pruning-rate", "0.25", "--json"]) == 0
+    measured = json.loads(capsys.readouterr().out)
+    assert measured["widths"]["video"] == _deepstack_width(config) + 4
+    assert measured["options"] == {"video_pruning_rate": 0.25}
+    assert main(["predict", "--config", str(path), "--video-pruning-rate", "0.25", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["predicted"] == measured["widths"]
+    assert main(["predict", "--config", str(path), "--video-pruning-rate", "1.5"]) == 2
+    assert "[0, 1)" in capsys.readouterr().err
