@@ -204,3 +204,75 @@ class DiffusionGemmaAdapter(Gemma4Adapter):
         if modality == "video":
             item = {"pixel_values": item["pixel_values_videos"], "image_position_ids": item["video_position_ids"]}
         return self.pack(model, modality, model.get_image_features(**item))
+
+
+@dataclass(frozen=True)
+class UnifiedPatches(Gemma4Patches):
+    """Raw ``model_patch_size`` patches, one token each: the encoder-free embedder has no pooling."""
+
+    counts_tokens: ClassVar[bool] = False  # the unified processor's rule is not read here
+
+    def make(self, config, modality, size, *, max_tokens, dtype, device):
+        grid, frames = ((1, 1), 1) if size == "minimal" else (self.profile_grid(config), self.profile_frames)
+        if max_tokens is not None:
+            frames = max(1, min(frames, max_tokens // (grid[0] * grid[1])))
+            grid = shrink(grid, max_tokens)
+        side = config.vision_config.model_patch_size
+        ys, xs = torch.meshgrid(torch.arange(grid[0], device=device), torch.arange(grid[1], device=device), indexing="ij")
+        positions = torch.stack([xs.flatten(), ys.flatten()], dim=-1)[None].expand(frames, -1, -1).contiguous()
+        pixels = torch.randn(frames, grid[0] * grid[1], 3 * side**2, dtype=dtype, device=device)
+        if modality == "image":
+            return {"pixel_values": pixels, "image_position_ids": positions}
+        return {
+            "pixel_values_videos": pixels,
+            "video_position_ids": positions,
+            "num_frames_per_video": torch.tensor([frames], device=device),
+        }
+
+
+class UnifiedAudioFrames(ItemKind):
+    """Raw waveform frames ``[1, frames, audio_embed_dim]``, one token each; the profile is 750 (30 s)."""
+
+    def make(self, config, modality, size, *, max_tokens, dtype, device):
+        frames = 1 if size == "minimal" else min(750, max_tokens or 750)
+        return {
+            "input_features": torch.randn(1, frames, config.audio_config.audio_embed_dim, dtype=dtype, device=device),
+            "input_features_mask": torch.ones(1, frames, dtype=torch.bool, device=device),
+        }
+
+
+@register
+class Gemma4UnifiedAdapter(Gemma4Adapter):
+    """Gemma 4 Unified: encoder-free; raw patches and waveform frames straight into the embedders.
+
+    vLLM's ``Gemma4UnifiedForConditionalGeneration`` (``gemma4_unified.py``)
+    runs each image (and each video frame) through ``vision_embedder`` and
+    ``embed_vision`` (``Gemma4MultimodalEmbedder``), audio frames through
+    ``embed_audio``, and strips padding rows: every modality at
+    ``text_config.hidden_size``. ``mm_embed_dim`` and ``output_proj_dims``
+    (3840) and ``audio_embed_dim`` (640) are the embedders' inputs, not the
+    width. transformers' feature methods do the same; audio returns its mask
+    beside the padded rows, as in Gemma 4. No token rule: the unified
+    processor's was not read. The profile image and video are Gemma 4's
+    (vLLM's dummies at 224 px); the profile clip is 750 frames, vLLM's
+    ``audio_seq_length`` budget.
+    """
+
+    model_types = ("gemma4_unified",)
+    items = {
+        "image": UnifiedPatches(IMAGE_SOFT_TOKENS),
+        "video": UnifiedPatches(VIDEO_SOFT_TOKENS, profile_frames=VIDEO_FRAMES),
+        "audio": UnifiedAudioFrames(),
+    }
+    engine = (
+        "vllm Gemma4UnifiedForConditionalGeneration (gemma4_unified.py): text_config.hidden_size "
+        "(Gemma4MultimodalEmbedder after the encoder-free embedders)"
+    )
+
+    def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
+        paths = ["text_config.hidden_size"]
+        if raw.get("vision_config") is not None:
+            paths += ["vision_config.patch_size", "vision_config.pooling_kernel_size", "vision_config.mm_embed_dim"]
+        if raw.get("audio_config") is not None:
+            paths += ["audio_config.audio_embed_dim"]
+        return tuple(paths)
