@@ -24,7 +24,7 @@ from ecwidth.adapter import DUMMY_SIZES, DummySize, FamilyAdapter, find_adapter
 from ecwidth.build import build_encoder
 from ecwidth.configs import ModelSpec, resolve_spec
 from ecwidth.devices import dtype_name, resolve_device, resolve_dtype
-from ecwidth.errors import EcwidthError, EncodeError
+from ecwidth.errors import EcwidthError, EncodeError, UnmeasurableError, UnsupportedOptionError
 from ecwidth.predict import predict_widths
 from ecwidth.runtime import RuntimeOptions
 
@@ -124,6 +124,10 @@ def dummy_shapes(
                 packed = adapter.encode(model, modality, item)
                 if options.set_options():
                     packed = adapter.apply_options(model, modality, item, packed, options)
+            except (UnmeasurableError, UnsupportedOptionError) as error:
+                others = [m for m in adapter.modalities(model) if m != modality]
+                hint = f" The other modalities still measure: --modality {' --modality '.join(others)}." if others else ""
+                raise type(error)(f"{error}.{hint}" if hint else str(error)) from error
             except EcwidthError:
                 raise
             except (RuntimeError, MemoryError, ValueError, TypeError, IndexError) as error:
