@@ -1,0 +1,89 @@
+"""Step3p7 (``step3p7``): a PE ViT with two stride-2 conv downsamplers, one linear to the text width.
+
+vLLM 0.32's ``Step3p7ForConditionalGeneration`` (``model_executor/models/step3p7.py``,
+a ``Step3VLForConditionalGeneration`` subclass from ``step3_vl.py``) runs an
+image's global view (``vision_config.image_size`` pixels) and its 504-pixel
+local crops through ``PerceptionEncoder`` (two conv downsamplers, each doubling
+the channels), then ``vit_large_projector``, a linear from ``width × 4`` to
+``text_config.hidden_size``. ``embed_multimodal`` (``Step3VL._process_image_input``)
+ships one tensor per image: the local crops' rows, then the global view's,
+``[tokens, text_config.hidden_size]``. Images only.
+
+The engine reads the original schema: ``vision_config.width`` (and
+``understand_projector_stride``), which transformers' ``Step3p7VisionConfig``
+renames to ``hidden_size`` on load, so a transformers-format config is
+measured through transformers' ``Step3p7Model``. Its ``get_image_features``
+runs the same tower and the same projector (``multi_modal_projector``,
+``hidden_size × 4 → text hidden_size``) and merges crops and global view in the
+same order: both ship ``text_config.hidden_size``. The tower's output,
+``vision_config.hidden_size × 4``, looks like the width and is not.
+
+Items: vLLM profiles a ``MAX_IMAGE_SIZE`` (3024) square image, which its
+processor (``transformers_utils/processors/step3_vl.py``: ``ImagePatcher``)
+cuts into a 6×6 grid of 504-pixel crops plus the global view. The minimal
+item is a one-patch global view, one token after both downsamplers (the tower
+always interpolates its position table). A cap drops crops first. The
+patcher's rules are not a simple count, so no token rule.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ecwidth.adapter import FamilyAdapter, register
+from ecwidth.build import construct_towers_off_meta
+from ecwidth.items import ItemKind, side
+
+#: The local crop size vLLM's Step3-VL processor and model hard-code, in pixels.
+LOCAL_CROP = 504
+#: Local crops of vLLM's profile image: a 3024-pixel square cut into 504-pixel windows, 6 × 6.
+PROFILE_CROPS = 36
+
+
+def view_tokens(pixels: int, patch_size: int) -> int:
+    """Tokens of one square view: its patch grid after two stride-2 convolutions (kernel 3, padding 1)."""
+    grid = pixels // patch_size
+    return math.ceil(math.ceil(grid / 2) / 2) ** 2
+
+
+@dataclass(frozen=True)
+class GlobalAndCrops(ItemKind):
+    """A global view plus 504-pixel local crops, as ``get_image_features`` takes them."""
+
+    def make(self, config, modality, size, *, max_tokens, dtype, device):
+        import torch
+
+        vision = config.vision_config
+        patch, full = side(vision.patch_size), side(vision.image_size)
+        if size == "minimal":
+            return {"pixel_values": torch.randn(1, vision.num_channels, patch, patch, dtype=dtype, device=device)}
+        crops = PROFILE_CROPS
+        if max_tokens is not None:
+            spare = max_tokens - view_tokens(full, patch)
+            crops = max(0, min(crops, spare // view_tokens(LOCAL_CROP, patch)))
+        item = {"pixel_values": torch.randn(1, vision.num_channels, full, full, dtype=dtype, device=device)}
+        if crops:
+            item["pixel_values_local"] = torch.randn(
+                crops, vision.num_channels, LOCAL_CROP, LOCAL_CROP, dtype=dtype, device=device
+            )
+            item["num_local_patches"] = [crops]
+        return item
+
+
+@register
+class Step3p7Adapter(FamilyAdapter):
+    model_types = ("step3p7",)
+    encoder_attributes = ("vision_model", "multi_modal_projector")
+    required_fields = ("vision_config.image_size", "vision_config.patch_size", "text_config.hidden_size")
+    items = {"image": GlobalAndCrops()}
+    engine = (
+        "vllm Step3p7ForConditionalGeneration (step3p7.py): text_config.hidden_size via vit_large_projector; "
+        "it reads the original vision_config.width, transformers' Step3p7Model ships the same width"
+    )
+
+    def construct(self, config: Any, dtype: Any) -> Any:
+        """The MoE experts are ``torch.empty`` at full size, so the model is laid out on meta; the tower is rebuilt
+        off it for its rotary tables, and the projector (a bare linear) gets storage from the build."""
+        return construct_towers_off_meta(self.model_class_for(config), config, ("vision_model",), dtype)
