@@ -13,9 +13,10 @@ transformers' ``Cosmos3OmniModel`` builds the same ``qwen3_vl_vision`` tower
 (``visual``) and returns the levels separately (``deepstack_features``); the
 Qwen3-VL adapter packs them as vLLM does. ``deepstack_visual_indexes`` is
 required: transformers would fill in (8, 16, 24) and report 4 × out_hidden_size
-for a config that never said so. Not modelled: EVS (+5 mrope channels on
-image and video items, inherited from Qwen3-VL), off by default. Items and
-token counts are Qwen3-VL's (its published processor budgets).
+for a config that never said so. With video pruning on, vLLM appends 5
+channels to image and video items (inherited from Qwen3-VL); so does this
+adapter, inherited from the Qwen3-VL one. Items and token counts are
+Qwen3-VL's (its published processor budgets).
 """
 
 from __future__ import annotations

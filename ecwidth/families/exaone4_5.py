@@ -8,9 +8,9 @@ ones (``num_key_value_heads``); the patch merger is Qwen2.5-VL's, so
 vision_config.out_hidden_size]``. The tower's ``hidden_size`` is not the
 width, and neither is the LM's (published configs set ``out_hidden_size`` to
 the LM's by convention). transformers' feature methods return the same split
-in ``pooler_output``. With EVS (``video_pruning_rate > 0``) vLLM appends 4
-mrope channels to image and video items, inherited from Qwen2.5-VL; a serving
-flag, off by default, not modelled.
+in ``pooler_output``. With video pruning on (``video_pruning_rate > 0``) vLLM
+appends 4 mrope channels to image and video items, inherited from
+Qwen2.5-VL; so does this adapter, inherited from the Qwen2.5-VL one.
 
 Its processors are Qwen2-VL's (transformers maps ``exaone4_5`` to
 ``Qwen2VLImageProcessor`` / ``Qwen2VLVideoProcessor``; vLLM's processing

@@ -23,8 +23,11 @@ is only its inner SwiGLU width.
 transformers' ``get_image_features`` / ``get_video_features`` return the same
 per-item split in ``pooler_output`` (videos are fed as one ``[1, h, w]`` grid
 per frame group there, vLLM feeds ``grid_thw`` as it is: same rows, same
-width), so the default packing reads it. vLLM's EVS flag only turns encoder
-CUDA graphs off for this family; it appends no channels.
+width), so the default packing reads it. The engine classes take
+``video_pruning_rate`` (``is_multimodal_pruning_enabled``), but it only turns
+encoder CUDA graphs off: ``embed_multimodal`` appends no channels (a comment
+in ``get_encoder_cudagraph_config`` says it does, copied from Qwen; the code
+does not), so the option is accepted and the width unchanged.
 
 Dummy items follow the GLM processors, whose ``smart_resize`` budgets the
 temporal patch pair too (a single image counts as ``temporal_patch_size``
@@ -114,6 +117,7 @@ class Glm4vAdapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": GlmPatches(IMAGE_PIXELS), "video": GlmPatches(VIDEO_PIXELS)}
+    supported_options = frozenset({"video_pruning_rate"})
     engine = (
         "vllm Glm4vForConditionalGeneration / Glm4vMoeForConditionalGeneration (glm4_1v.py), "
         "GlmOcrForConditionalGeneration (glm_ocr.py), Glm5NextForConditionalGeneration "

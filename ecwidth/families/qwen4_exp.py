@@ -16,15 +16,23 @@ lists levels we swap in transformers' Qwen3-VL tower, as the Qwen3.5 adapter
 does, and measure what vLLM's producer would ship. vLLM's constructor reads
 ``config.vision_config.deepstack_visual_indexes`` without a default (an
 ``AttributeError`` on a config that lacks it), so the field is required here
-too; ``[]`` means no DeepStack and ``out_hidden_size``. Not modelled: EVS
-(+5 mrope channels on image and video items), off by default. Items and
-token counts are Qwen3-VL's (patch 16, its published budgets).
+too; ``[]`` means no DeepStack and ``out_hidden_size``.
+
+With video pruning on, the inherited Qwen3-VL path appends 5 channels to
+image and video items, built here as for Qwen3-VL. Unlike Qwen3.5, whose
+pruned video path the census reports crashing (``use_deepstack`` set by
+``hasattr``, so an empty list enters the DeepStack merge), Qwen4Exp sets
+``use_deepstack = bool(deepstack_visual_indexes)``, so its pruned videos are
+measured, not refused (read in the code, not run). Items and token counts
+are Qwen3-VL's (patch 16, its published budgets).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from ecwidth.adapter import register
-from ecwidth.families.qwen3_vl import Qwen3_5Adapter
+from ecwidth.families.qwen3_vl import Qwen3_5Adapter, Qwen3VLAdapter
 
 
 @register
@@ -40,3 +48,7 @@ class Qwen4ExpAdapter(Qwen3_5Adapter):
         "vision_config.out_hidden_size * (1 + len(deepstack_visual_indexes)); transformers has no DeepStack "
         "here, so a config listing levels gets transformers' Qwen3-VL tower"
     )
+
+    def apply_options(self, model: Any, modality: str, item: dict[str, Any], packed: Any, options: Any) -> Any:
+        # Qwen3.5's refusal of pruned videos does not apply: vLLM's Qwen4Exp reads the list by truth value.
+        return Qwen3VLAdapter.apply_options(self, model, modality, item, packed, options)

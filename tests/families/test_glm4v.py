@@ -28,6 +28,12 @@ def test_width_is_the_merger_output_not_the_tower_or_the_lm(model_type: str) -> 
     assert result.deepstack_levels == {"image": 0, "video": 0}
 
 
+def test_video_pruning_adds_no_channels() -> None:
+    cfg = tiny_config("glm4v")
+    result = measure(cfg, device="cpu", dtype="float32", video_pruning_rate=0.5)
+    assert result.widths == result.predicted == {"image": 48, "video": 48}
+
+
 def test_token_counts_follow_glm_smart_resize() -> None:
     config = resolve_spec(tiny_config("glm4v")).config  # patch 14, merge 2: a token per 28×28 pixels
     adapter = adapter_for("glm4v")

@@ -20,3 +20,9 @@ def test_an_empty_list_is_the_merger_output() -> None:
     cfg = tiny_config("qwen4_exp")
     cfg["vision_config"]["deepstack_visual_indexes"] = []
     assert measure(cfg, device="cpu", dtype="float32").widths == {"image": 48, "video": 48}
+
+
+def test_pruned_videos_get_qwen3_vl_s_five_channels() -> None:
+    cfg = tiny_config("qwen4_exp")
+    result = measure(cfg, device="cpu", dtype="float32", video_pruning_rate=0.5)
+    assert result.widths == result.predicted == {"image": 48 * 3 + 5, "video": 48 * 3 + 5}
