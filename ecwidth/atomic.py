@@ -9,7 +9,35 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+
+class WriteInterrupted(KeyboardInterrupt):
+    """SIGTERM arrived during an atomic write; raised so the temporary file is cleaned up."""
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Turn SIGTERM into an exception for the block, so ``finally`` runs; SIGINT already raises.
+
+    Only the main thread may set handlers; elsewhere the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise WriteInterrupted(f"interrupted by signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
@@ -18,7 +46,9 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     The temporary file lives in the same directory (so the rename never
     crosses filesystems) and is flushed and fsynced before it replaces
     ``path``. The parent directory is created if missing. The new file gets
-    the usual permissions for the process umask.
+    the usual permissions for the process umask. SIGINT and SIGTERM during
+    the write leave the old file and no temporary file behind (SIGTERM is
+    raised as ``WriteInterrupted``, a ``KeyboardInterrupt``).
 
     Raises:
         OSError: The directory or file cannot be written. The temporary file
@@ -30,14 +60,15 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
     created = False
-    try:
-        with open(tmp, "xb") as handle:
-            created = True
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if created:
-            tmp.unlink(missing_ok=True)
-        raise
+    with _terminate_as_interrupt():
+        try:
+            with open(tmp, "xb") as handle:
+                created = True
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            if created:
+                tmp.unlink(missing_ok=True)
+            raise

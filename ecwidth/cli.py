@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -171,9 +172,16 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _version() -> str:
+    from ecwidth import __version__
+
+    return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``ecwidth`` parser; each subparser sets ``func`` to its ``_cmd_<name>``."""
     parser = argparse.ArgumentParser(prog="ecwidth", description="Encoder output widths of multimodal models.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     lookup = commands.add_parser("lookup", help="print the width of one model's modality from a table")
@@ -219,7 +227,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (argparse exits 2 itself on usage errors)."""
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at interpreter exit
+        return status
+    except BrokenPipeError:
+        return _stdout_closed()
+    except KeyboardInterrupt:
+        print("ecwidth: interrupted", file=sys.stderr)
+        return 130
     except (ValueError, OSError) as error:  # EcwidthError is a ValueError
         print(f"ecwidth: error: {error}", file=sys.stderr)
         return 2
+
+
+def _stdout_closed() -> int:
+    """The reader went away (``| head``): stop quietly, as every subcommand does, with the shell's status for SIGPIPE."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush has nowhere to fail
+    return 141

@@ -1,0 +1,81 @@
+"""Faults a CI script or a serving startup meets: signals mid-write, closed pipes, unusable devices."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from ecwidth import atomic
+from ecwidth.cli import main
+from ecwidth.devices import resolve_device, resolve_dtype
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_a_write_leaves_the_old_file_and_no_temporary_file(tmp_path, monkeypatch, signum):
+    target = tmp_path / "widths.json"
+    target.write_text("old")
+    real_fsync = os.fsync
+
+    def fsync_then_signal(fd):
+        real_fsync(fd)
+        os.kill(os.getpid(), signum)
+
+    monkeypatch.setattr(atomic.os, "fsync", fsync_then_signal)
+    with pytest.raises(KeyboardInterrupt):
+        atomic.write_text_atomic(target, "new")
+    assert target.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["widths.json"]
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the handler is gone again
+
+
+def test_ctrl_c_in_a_command_is_one_line_and_status_130(monkeypatch, capsys):
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("ecwidth.cli._cmd_models", interrupted)
+    assert main(["models"]) == 130
+    assert capsys.readouterr().err == "ecwidth: interrupted\n"
+
+
+@pytest.mark.parametrize("command", [["models"], ["models", "--json"]])
+def test_a_closed_stdout_ends_quietly(command):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ecwidth", *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    process.stdout.close()  # the reader is gone before the first write, as `| head -0` does
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 141
+    assert stderr == b""
+
+
+def test_version_is_printed(capsys):
+    from ecwidth import __version__
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.strip() == f"ecwidth {__version__}"
+
+
+@pytest.mark.parametrize("device, fix", [("mps", "cpu or cuda"), ("xpu", "cpu or cuda"), ("junk", "cuda:N"), ("meta", "cpu or cuda")])
+def test_devices_ecwidth_cannot_use_are_value_errors_with_the_fix(device, fix):
+    with pytest.raises(ValueError, match=fix):
+        resolve_device(device)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without a GPU")
+@pytest.mark.parametrize("device", ["cuda", "cuda:1"])
+def test_cuda_without_a_gpu_says_to_use_the_cpu(device):
+    with pytest.raises(ValueError, match="--device cpu"):
+        resolve_device(device)
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.float64, "float64", "fp8"])
+def test_unsupported_dtypes_are_value_errors_listing_the_supported(dtype):
+    with pytest.raises(ValueError, match="bfloat16, float16, float32"):
+        resolve_dtype(dtype, torch.device("cpu"))
