@@ -21,6 +21,8 @@ from typing import Any
 from ecwidth.adapter import find_adapter, supported_model_types
 from ecwidth.catalog import catalog_entry, catalog_names
 from ecwidth.errors import ConfigError, RemoteCodeError, UnknownModelTypeError
+from ecwidth.strict_json import StrictJSONError, loads_strict
+from ecwidth.validate import check_values
 
 #: Sub-config keys that only multimodal architectures carry.
 _ENCODER_KEYS = ("vision_config", "audio_config", "thinker_config", "vision_tower", "mm_vision_tower")
@@ -111,6 +113,7 @@ def spec_from_dict(
     model_type = raw.get("model_type")
     if not isinstance(model_type, str):
         raise ConfigError(f"{source}: no 'model_type' field; is this a transformers config.json?")
+    check_values(raw, source=source)
     if "auto_map" in raw:
         _check_remote_code(raw, model_type, source=source, trust_remote_code=trust_remote_code)
     adapter = find_adapter(model_type)
@@ -147,15 +150,17 @@ def spec_from_path(path: str | Path, *, trust_remote_code: bool = False) -> Mode
     path = Path(path)
     file = path / "config.json" if path.is_dir() else path
     try:
-        text = file.read_text()
+        text = file.read_text(encoding="utf-8")
     except OSError as error:
         raise ConfigError(
             f"cannot read {file}: {error.strerror or error}. Pass a config.json file or a folder holding one."
         ) from error
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{file} is not UTF-8 text ({error.reason}); a config.json is JSON text") from error
     try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ConfigError(f"{file} is not valid JSON: {error}") from error
+        raw = loads_strict(text)
+    except StrictJSONError as error:
+        raise ConfigError(f"{file}: {error}") from error
     name = path.name if path.is_dir() else path.parent.name or file.stem
     return spec_from_dict(raw, name=name, source=str(file), trust_remote_code=trust_remote_code)
 

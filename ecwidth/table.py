@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_type_hints
 
 from ecwidth.atomic import write_text_atomic
+from ecwidth.strict_json import StrictJSONError, loads_strict
 from ecwidth.errors import TableError
 from ecwidth.reconcile import get_width
 
@@ -424,14 +425,12 @@ class WidthTable:
         path = Path(path)
         text = _read_text(path, "JSON")
         try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
+            document = loads_strict(text)
+        except StrictJSONError as error:
             raise TableError(
-                f"{path}: not valid JSON ({error.msg} at line {error.lineno} column {error.colno}); "
-                "the file may be truncated. Re-export it with WidthTable.to_json or `ecwidth export`."
+                f"{path}: {error}; the file may be truncated or hand-edited. "
+                "Re-export it with WidthTable.to_json or `ecwidth export`."
             ) from None
-        except RecursionError:
-            raise TableError(f"{path}: JSON nested too deeply to be a width table; re-export it.") from None
         except ValueError as error:  # e.g. an int past Python's digit limit
             raise TableError(f"{path}: cannot be parsed as a width table ({error}); re-export it.") from None
         if not isinstance(document, dict):
