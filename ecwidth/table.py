@@ -64,6 +64,8 @@ class WidthRow:
 COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(WidthRow))
 
 _TYPES: dict[str, type] = get_type_hints(WidthRow)
+#: No encoder ships rows this wide; a larger width is a typo or a corrupted file.
+MAX_WIDTH = 1 << 20
 _MIN_INT = {"encoder_width": 1, "lm_hidden_size": 1, "predicted_width": 1, "deepstack_levels": 0}
 _CHOICES = {"source": ("measured", "predicted"), "dummy": ("minimal", "profile", "none")}
 _NON_EMPTY = ("model", "modality")
@@ -130,6 +132,26 @@ def _is_utc_timestamp(text: str) -> bool:
         return False
 
 
+def _contradictions(row: Mapping[str, Any]) -> list[str]:
+    """What a row's well-typed values say against each other, or against any real encoder."""
+    problems = [
+        f"{column} {row[column]} is past any real width (at most {MAX_WIDTH})"
+        for column in ("encoder_width", "lm_hidden_size", "predicted_width")
+        if row[column] > MAX_WIDTH
+    ]
+    if problems:
+        return problems
+    ratio = row["encoder_width"] / row["lm_hidden_size"]
+    if not math.isclose(row["width_ratio"], ratio, rel_tol=1e-9):
+        problems.append(f"width_ratio {row['width_ratio']} contradicts encoder_width / lm_hidden_size = {ratio:.6g}")
+    if row["matches_prediction"] != (row["predicted_width"] == row["encoder_width"]):
+        problems.append(
+            f"matches_prediction {str(row['matches_prediction']).lower()} contradicts predicted_width "
+            f"{row['predicted_width']} against encoder_width {row['encoder_width']}"
+        )
+    return problems
+
+
 def _validate_row(mapping: object, where: str) -> WidthRow:
     """Check one row's keys and values and build the ``WidthRow``.
 
@@ -150,6 +172,7 @@ def _validate_row(mapping: object, where: str) -> WidthRow:
         found += [f"unknown column(s) {', '.join(extra)}"] if extra else []
         raise TableError(f"{where}: {'; '.join(found)}. A row has exactly the columns {', '.join(COLUMNS)}.")
     problems = [problem for column in COLUMNS if (problem := _value_problem(column, mapping[column]))]
+    problems = problems or _contradictions(mapping)
     if problems:
         raise TableError(f"{where}: {'; '.join(problems)}")
     values = {column: mapping[column] for column in COLUMNS}

@@ -48,8 +48,8 @@ def table() -> WidthTable:
         [
             row("toy-b", "audio", 16, deepstack_levels=0, width_ratio=1.0),
             row("toy-a", "video", 64),
-            row("toy-a", "image", 64, width_ratio=0.1 + 0.2),  # a float that needs full precision
-            row("toy-c, \"quoted\" | piped", "image", 12345678901234567890123),
+            row("toy-a", "image", 64, lm_hidden_size=48, width_ratio=64 / 48),  # a float that needs full precision
+            row("toy-c, \"quoted\" | piped", "image", 1 << 20),
         ]
     )
 
@@ -182,7 +182,7 @@ def test_round_trip_unchanged(table, tmp_path, suffix):
     back = WidthTable.read(path)
     assert back == table
     pd.testing.assert_frame_equal(back.to_frame(), table.to_frame())
-    assert back.rows[0].width_ratio == 0.1 + 0.2
+    assert back.rows[0].width_ratio == 64 / 48
     assert type(back.rows[0].matches_prediction) is bool
     getattr(back, f"to_{suffix[1:]}")(tmp_path / f"again{suffix}")
     assert (tmp_path / f"again{suffix}").read_bytes() == path.read_bytes()
@@ -243,10 +243,26 @@ def test_from_json_row_errors(tmp_path, rows, expected):
     assert str(caught.value).startswith(str(path))
 
 
-def test_huge_ints_are_ints(tmp_path):
-    huge = 10**300
-    path = write_json(tmp_path / "table.json", json_rows(good_row(encoder_width=huge, predicted_width=huge)))
-    assert WidthTable.from_json(path).width("toy-a", "image") == huge
+@pytest.mark.parametrize(
+    "changes, expected",
+    [
+        ({"encoder_width": 10**300, "predicted_width": 10**300}, r"encoder_width 1000.* is past any real width"),
+        ({"width_ratio": 3.0}, r"width_ratio 3.0 contradicts encoder_width / lm_hidden_size"),
+        ({"matches_prediction": False}, r"matches_prediction false contradicts predicted_width"),
+    ],
+    ids=["huge", "ratio", "match-flag"],
+)
+def test_rows_that_contradict_themselves_are_named(tmp_path, changes, expected):
+    path = write_json(tmp_path / "table.json", json_rows(good_row(**changes)))
+    with pytest.raises(TableError, match=rf"row 0 .*{expected}"):
+        WidthTable.from_json(path)
+
+
+def test_a_duplicated_key_is_refused(tmp_path):
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(json_rows(good_row())).replace('"rows":', '"schema_version": 1, "rows":'))
+    with pytest.raises(TableError, match="duplicate key 'schema_version'"):
+        WidthTable.from_json(path)
 
 
 @pytest.mark.parametrize(
