@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from ecwidth.atomic import write_text_atomic
 from ecwidth.errors import EcwidthError
-from ecwidth.options import add_device_options, add_json_option, add_model_source, add_runtime_options, model_source
+from ecwidth.options import add_device_options, add_json_option, add_model_source, add_runtime_options, model_spec
 from ecwidth.table import WidthTable
 
 EXPORT_FORMATS = ("producer-json", "csv", "md")
@@ -39,6 +39,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
         EcwidthError: ``producer-json`` without ``--model``, or a table error.
         OSError: ``--output`` cannot be written.
     """
+    if args.output is not None and os.path.realpath(args.output) == os.path.realpath(args.table):
+        raise EcwidthError(
+            f"--output {args.output} is the input table itself; exporting over it would replace the record. "
+            "Write to another path."
+        )
     table = WidthTable.read(args.table)
     if args.format == "producer-json":
         if args.model is None:
@@ -71,12 +76,11 @@ def _cmd_measure(args: argparse.Namespace) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = measure(
-            model_source(args),
+            model_spec(args),
             args.modality,
             device=args.device,
             dtype=args.dtype,
             dummy=args.dummy,
-            trust_remote_code=args.trust_remote_code,
             video_pruning_rate=args.video_pruning_rate,
         )
     _print_warnings(caught)
@@ -104,11 +108,10 @@ def _cmd_predict(args: argparse.Namespace) -> int:
         EcwidthError: The config cannot be used.
     """
     from ecwidth.adapter import find_adapter
-    from ecwidth.configs import resolve_spec
     from ecwidth.predict import predict_widths
     from ecwidth.runtime import RuntimeOptions
 
-    spec = resolve_spec(model_source(args), trust_remote_code=args.trust_remote_code)
+    spec = model_spec(args)
     adapter = find_adapter(spec.model_type)
     if adapter is None:
         raise EcwidthError(f"{spec.name} ({spec.model_type}) has no multimodal encoder: nothing to predict")

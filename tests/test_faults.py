@@ -79,3 +79,16 @@ def test_cuda_without_a_gpu_says_to_use_the_cpu(device):
 def test_unsupported_dtypes_are_value_errors_listing_the_supported(dtype):
     with pytest.raises(ValueError, match="bfloat16, float16, float32"):
         resolve_dtype(dtype, torch.device("cpu"))
+
+
+def test_an_export_onto_its_own_input_is_refused(tmp_path, capsys):
+    from width_tables import toy_row
+
+    from ecwidth.table import WidthTable
+
+    path = tmp_path / "widths.csv"
+    WidthTable([toy_row("toy-a", "image", 64)]).to_csv(path)
+    before = path.read_bytes()
+    assert main(["export", str(path), "--format", "csv", "-o", str(tmp_path / "." / "widths.csv")]) == 2
+    assert "input table itself" in capsys.readouterr().err
+    assert path.read_bytes() == before
