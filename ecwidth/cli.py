@@ -20,15 +20,35 @@ from collections.abc import Sequence
 
 from ecwidth.atomic import write_text_atomic
 from ecwidth.errors import EcwidthError
-from ecwidth.options import add_device_options, add_json_option, add_model_source, add_runtime_options, model_spec
+from ecwidth.options import (
+    add_device_options,
+    add_json_option,
+    add_model_source,
+    add_runtime_options,
+    add_timeout_option,
+    model_spec,
+)
 from ecwidth.table import WidthTable
 
 EXPORT_FORMATS = ("producer-json", "csv", "md")
+#: Seconds ``ecwidth measure`` may build and encode: ample for any published model on a CPU.
+MEASURE_TIMEOUT_S = 900.0
+
+
+def _table_model(table: WidthTable, model: str) -> str:
+    """The table's name for ``model``: itself, or where the table lacks it, the catalog name or hub id of the same entry."""
+    from ecwidth.sources import catalog_entry_for
+
+    entry = catalog_entry_for(model)
+    if model in table.models() or entry is None:
+        return model
+    return next((name for name in (entry.name, entry.hf_id) if name in table.models()), model)
 
 
 def _cmd_lookup(args: argparse.Namespace) -> int:
     """Print one modality's width, as a bare int for scripts."""
-    print(WidthTable.read(args.table).width(args.model, args.modality))
+    table = WidthTable.read(args.table)
+    print(table.width(_table_model(table, args.model), args.modality, video_pruning_rate=args.video_pruning_rate))
     return 0
 
 
@@ -45,18 +65,31 @@ def _cmd_export(args: argparse.Namespace) -> int:
             "Write to another path."
         )
     table = WidthTable.read(args.table)
+    model = None if args.model is None else _table_model(table, args.model)
     if args.format == "producer-json":
-        if args.model is None:
+        if model is None:
             raise EcwidthError("--format producer-json needs --model: a producer config is sized for one model")
-        text = table.render_producer_config(args.model)
+        rate = 0.0 if args.video_pruning_rate is None else args.video_pruning_rate
+        text = table.render_producer_config(model, video_pruning_rate=rate)
     else:
-        selected = table if args.model is None else table.for_model(args.model)
+        selected = _export_rows(table, model, args.video_pruning_rate)
         text = selected.render_csv() if args.format == "csv" else selected.render_markdown()
     if args.output is None:
         sys.stdout.write(text)
     else:
         write_text_atomic(args.output, text)
     return 0
+
+
+def _export_rows(table: WidthTable, model: str | None, video_pruning_rate: float | None) -> WidthTable:
+    """The rows ``export --format csv|md`` writes: one model's or all, every setting unless one is named.
+
+    Raises:
+        TableError: The model, or the model at that setting, has no rows.
+    """
+    if model is not None:
+        return table.for_model(model, video_pruning_rate=video_pruning_rate)
+    return table if video_pruning_rate is None else table.with_options(video_pruning_rate=video_pruning_rate)
 
 
 def _print_warnings(caught: list[warnings.WarningMessage]) -> None:
@@ -82,6 +115,7 @@ def _cmd_measure(args: argparse.Namespace) -> int:
             dtype=args.dtype,
             dummy=args.dummy,
             video_pruning_rate=args.video_pruning_rate,
+            timeout=args.timeout,
         )
     _print_warnings(caught)
     if not result.widths:
@@ -146,7 +180,7 @@ def _cmd_models(args: argparse.Namespace) -> int:
 
 
 def _cmd_survey(args: argparse.Namespace) -> int:
-    """Measure the catalog (or the named models) and write the width table to a folder.
+    """Measure the catalog (or the given models) and write the width table to a folder.
 
     Returns 1 when any model failed; the others are still written.
     """
@@ -154,7 +188,10 @@ def _cmd_survey(args: argparse.Namespace) -> int:
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        result = survey(args.models, device=args.device, dtype=args.dtype, dummy=args.dummy)
+        result = survey(
+            args.models, device=args.device, dtype=args.dtype, dummy=args.dummy,
+            video_pruning_rate=args.video_pruning_rate,
+        )  # fmt: skip
     _print_warnings(caught)
     written = result.table.write(args.output)
     print(result.table.render_markdown())
@@ -162,6 +199,9 @@ def _cmd_survey(args: argparse.Namespace) -> int:
     peak = result.costs["peak_rss_bytes"].max() / 2**30 if len(result.costs) else 0.0
     print(f"{len(result.costs)} model(s) in {total:.1f} s of measuring, peak RSS {peak:.2f} GiB")
     print("wrote " + ", ".join(str(path) for path in written))
+    if result.skipped:
+        print(f"left out {len(result.skipped)} catalog model(s) whose engine class takes no option set here: "
+              + ", ".join(result.skipped))
     for name, error in result.failures.items():
         print(f"ecwidth: error: {name}: {error}", file=sys.stderr)
     return 1 if result.failures else 0
@@ -189,14 +229,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     lookup = commands.add_parser("lookup", help="print the width of one model's modality from a table")
     lookup.add_argument("table", metavar="TABLE", help="width table (.json or .csv)")
-    lookup.add_argument("model", metavar="MODEL")
+    lookup.add_argument("model", metavar="MODEL", help="a model in the table (a catalog model also by its hub id)")
     lookup.add_argument("modality", metavar="MODALITY")
+    add_runtime_options(lookup, help="the width measured with vLLM's --video-pruning-rate R (default: 0, off)")
     lookup.set_defaults(func=_cmd_lookup)
 
     export = commands.add_parser("export", help="export a producer config or a table")
     export.add_argument("table", metavar="TABLE", help="width table (.json or .csv)")
-    export.add_argument("--model", help="only this model (required for producer-json)")
+    export.add_argument(
+        "--model", help="only this model (required for producer-json); a catalog model also by its hub id"
+    )
     export.add_argument("--format", required=True, choices=EXPORT_FORMATS)
+    add_runtime_options(
+        export, default=None,
+        help="the rows measured with vLLM's --video-pruning-rate R: a producer config is for one setting "
+        "(default: 0, off); csv and md keep every setting unless R is given",
+    )  # fmt: skip
     export.add_argument("-o", "--output", metavar="PATH", help="write here (atomically) instead of stdout")
     export.set_defaults(func=_cmd_export)
 
@@ -205,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     measure.add_argument("--modality", action="append", metavar="M", help="only this modality (repeatable)")
     _add_run_options(measure)
     add_runtime_options(measure)
+    add_timeout_option(measure, default=MEASURE_TIMEOUT_S, help="seconds building and encoding may take together")
     add_json_option(measure)
     measure.set_defaults(func=_cmd_measure)
 
@@ -219,9 +268,14 @@ def build_parser() -> argparse.ArgumentParser:
     models.set_defaults(func=_cmd_models)
 
     survey = commands.add_parser("survey", help="measure the catalog and write a width table")
-    survey.add_argument("--models", nargs="+", metavar="NAME", help="catalog models (default: all)")
+    survey.add_argument(
+        "--models", nargs="+", metavar="MODEL",
+        help="models as --model takes them, mixed freely: catalog names, hub ids, folders, config files "
+        "(default: the whole catalog)",
+    )  # fmt: skip
     survey.add_argument("-o", "--output", metavar="DIR", default="build/survey", help="folder for JSON, CSV, Markdown")
     _add_run_options(survey)
+    add_runtime_options(survey)
     survey.set_defaults(func=_cmd_survey)
     return parser
 

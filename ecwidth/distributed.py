@@ -11,16 +11,23 @@ Fault handling, so that no rank waits forever:
   a report. The gather completes at once and every rank raises the same
   ``RankFailedError`` naming each failed rank and its exception (the failed
   rank chains its own traceback).
-- A rank that hangs, or dies without raising (killed, out of memory,
-  crashed), sends nothing. The exchange runs on a gloo group with
-  ``timeout``: a monitored barrier before the gather makes every waiting rank
-  raise ``RankFailedError`` after at most ``timeout`` seconds (at once where
-  the peer's socket closes), and on rank 0 it names the missing ranks; the
-  other ranks' messages point to rank 0. Under torchrun the agent then stops
-  the remaining workers, the hung one included.
+- A rank's own building and encoding are bounded by ``timeout`` (a
+  ``SIGALRM`` deadline on the main thread): a rank stuck in Python code
+  raises ``DeadlineExceeded`` and reports it, so every rank names it.
+- A rank that dies, or hangs where a signal cannot reach, sends nothing. The
+  exchange runs on a gloo group: a monitored barrier before the gather makes
+  every waiting rank raise ``RankFailedError`` after at most ``timeout`` plus
+  a short grace (at once where the peer's socket closes). Each rank marks its
+  progress in the job's store, so every surviving rank names the ranks that
+  never reported and the stage each was last seen in. Under torchrun the
+  agent then stops the remaining workers, the hung one included.
+- With ``encoder_ranks`` (the first pipeline stage), a rank there that
+  reports no encoder while others measured one is a misconfigured layout,
+  reported as such rather than dropped.
 
 The ``-m`` command: ``torchrun --nproc-per-node N -m ecwidth.distributed
-(--model NAME | --config PATH) [--pp-size P] [--json]``.
+(--model MODEL | --config PATH) [--name NAME] [--pp-size P] [--json]``, with MODEL
+anything ``ecwidth measure --model`` takes.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import timedelta
 
 import torch
@@ -38,15 +45,18 @@ from torch import nn
 
 from ecwidth.adapter import find_adapter
 from ecwidth.build import build_encoder
-from ecwidth.configs import ModelSpec, resolve_spec
+from ecwidth.configs import ModelSpec
+from ecwidth.deadline import check_timeout, deadline
 from ecwidth.devices import resolve_device, resolve_dtype
 from ecwidth.errors import RankFailedError
 from ecwidth.measure import measure_widths
-from ecwidth.options import add_device_options, add_json_option, add_model_source, model_source
+from ecwidth.options import add_device_options, add_json_option, add_model_source, add_timeout_option, model_spec
 from ecwidth.reconcile import reconcile
 
-#: Seconds a rank waits for the slowest rank to build and encode; covers build-time skew.
+#: Seconds a rank may build and encode, and waits for the slowest rank to do so.
 DEFAULT_TIMEOUT_S = 300.0
+#: Seconds a rank waits past ``timeout``, so that a peer stopped by its own deadline still reports.
+EXCHANGE_GRACE_S = 10.0
 
 #: ``build(rank, world_size)``: this rank's model, or ``None`` where it holds no encoder.
 Build = Callable[[int, int], nn.Module | None]
@@ -84,31 +94,82 @@ def _exchange_group(group: dist.ProcessGroup | None, timeout: float) -> dist.Pro
     return group
 
 
-def _measure_locally(build: Build, rank: int, world_size: int) -> tuple[_Payload, Exception | None]:
-    """Build and encode on this rank; a failure is returned as a record, never raised, so the gather happens."""
-    stage = "building its model"
+class _RollCall:
+    """Each rank's progress, kept in the job's key-value store, so survivors can name who never reported.
+
+    The store is torch.distributed's own (torchrun's rendezvous store, or the
+    one ``init_process_group`` was given). Where a process group was formed
+    without one, the roll call is silent and failures name no rank.
+    """
+
+    _calls = 0  # measure_across_ranks is collective: every rank counts its calls alike
+
+    def __init__(self) -> None:
+        _RollCall._calls += 1
+        self._prefix = f"ecwidth/measure/{_RollCall._calls}/"
+        try:
+            self._store = dist.distributed_c10d._get_default_store()
+        except (RuntimeError, AttributeError, ValueError):
+            self._store = None
+
+    def mark(self, rank: int, stage: str) -> None:
+        """Record that ``rank`` reached ``stage``."""
+        if self._store is not None:
+            self._store.set(f"{self._prefix}{rank}", stage)
+
+    def absent(self, world_size: int) -> dict[int, str]:
+        """``{rank: last stage seen}`` for every rank that has not reached the exchange."""
+        if self._store is None:
+            return {}
+        absent = {}
+        for rank in range(world_size):
+            key = f"{self._prefix}{rank}"
+            stage = self._store.get(key).decode() if self._store.check([key]) else "starting"
+            if stage != _REPORTED:
+                absent[rank] = stage
+        return absent
+
+
+_REPORTED = "reported"
+
+
+def _measure_locally(
+    build: Build, rank: int, world_size: int, timeout: float, roll: _RollCall
+) -> tuple[_Payload, Exception | None]:
+    """Build and encode on this rank within ``timeout``; a failure is returned as a record, never raised."""
     try:
-        model = build(rank, world_size)
-        stage = "encoding a dummy item"
-        return (measure_widths(model), None), None
+        with deadline(timeout, f"rank {rank}", "building its model") as stages:
+            roll.mark(rank, stages.current)
+            model = build(rank, world_size)
+            stages.current = "encoding a dummy item"
+            roll.mark(rank, stages.current)
+            return (measure_widths(model), None), None
     except Exception as error:  # any failure must reach the other ranks as a record
-        return ({}, f"failed while {stage}: {type(error).__name__}: {error}"), error
+        return ({}, f"failed while {stages.current}: {type(error).__name__}: {error}"), error
 
 
-def _gather(payload: _Payload, group: dist.ProcessGroup, timeout: float) -> list[_Payload]:
-    """Every rank's payload, in rank order, or ``RankFailedError`` within ``timeout``.
+def _gather(payload: _Payload, group: dist.ProcessGroup, timeout: float, roll: _RollCall) -> list[_Payload]:
+    """Every rank's payload, in rank order, or ``RankFailedError`` within ``timeout`` and the grace.
 
     Raises:
-        RankFailedError: A rank did not arrive in time, or its connection closed.
+        RankFailedError: A rank did not arrive in time, or its connection closed; names the
+            ranks the store says never reported, and the stage each was last seen in.
     """
-    payloads: list[_Payload] = [({}, None)] * dist.get_world_size(group)
+    rank, world_size = dist.get_rank(group), dist.get_world_size(group)
+    payloads: list[_Payload] = [({}, None)] * world_size
+    roll.mark(rank, _REPORTED)
     try:
-        dist.monitored_barrier(group, timeout=timedelta(seconds=timeout), wait_all_ranks=True)
+        dist.monitored_barrier(group, timeout=timedelta(seconds=timeout + EXCHANGE_GRACE_S), wait_all_ranks=True)
         dist.all_gather_object(payloads, payload, group=group)
     except RuntimeError as error:
+        absent = roll.absent(world_size)
+        who = (
+            "; ".join(f"rank {r} never reported (last seen {stage})" for r, stage in absent.items())
+            if absent else "a rank never reported"
+        )  # fmt: skip
         raise RankFailedError(
-            f"not every rank reported within {timeout:g} s: a rank hung, or died without raising "
-            f"(killed, out of memory, crashed). torch.distributed on rank {dist.get_rank(group)}: {error}"
+            f"{who} within {timeout:g} s: it hung, or died without raising (killed, out of memory, crashed). "
+            f"torch.distributed on rank {rank}: {error}"
         ) from error
     return payloads
 
@@ -127,7 +188,11 @@ def _describe_failures(payloads: Sequence[_Payload]) -> str:
 
 
 def measure_across_ranks(
-    build: Build, *, group: dist.ProcessGroup | None = None, timeout: float = DEFAULT_TIMEOUT_S
+    build: Build,
+    *,
+    group: dist.ProcessGroup | None = None,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    encoder_ranks: Collection[int] | None = None,
 ) -> dict[str, int]:
     """Measure on every rank, gather the reports, and return the reconciled widths on every rank.
 
@@ -136,30 +201,40 @@ def measure_across_ranks(
     ``build(rank, world_size)`` returns (rank and size within ``group``),
     one minimal item per modality; ``None`` or a model without an encoder
     reports ``{}``. Every rank returns the same mapping or raises the same
-    error. ``timeout`` bounds how long a rank waits for the others, so it must
-    exceed the spread in build time between ranks.
+    error. ``timeout`` bounds each rank's own building and encoding, and how
+    long it waits for the others (plus ``EXCHANGE_GRACE_S``). ``encoder_ranks``:
+    the ranks that must hold the encoder (the first pipeline stage).
 
     Raises:
-        RankFailedError: A rank raised while building or encoding (names it and its
-            exception), or a rank did not report within ``timeout`` seconds.
+        RankFailedError: A rank raised or ran out of time while building or encoding (names
+            it and its exception), a rank did not report (names it where the store can), or
+            a rank in ``encoder_ranks`` reported no encoder while others measured one.
         NoEncoderError: Every rank reported ``{}``.
         WidthDisagreementError: Two ranks measured different widths; names every rank's report.
         MalformedReportError: A report is not ``{str: positive int}``.
-        ValueError: No process group, ``group`` is not gloo, or ``timeout`` is not positive.
+        ValueError: No process group, ``group`` is not gloo, or ``timeout`` is out of range.
     """
-    if timeout <= 0:
-        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    timeout = check_timeout(timeout)
     exchange = _exchange_group(group, timeout)
+    roll = _RollCall()
     try:
         rank, world_size = dist.get_rank(exchange), dist.get_world_size(exchange)
-        payload, error = _measure_locally(build, rank, world_size)
-        payloads = _gather(payload, exchange, timeout)
+        payload, error = _measure_locally(build, rank, world_size, timeout, roll)
+        payloads = _gather(payload, exchange, timeout, roll)
     finally:
         if exchange is not group:
             dist.destroy_process_group(exchange)
     if any(failure is not None for _, failure in payloads):
         raise RankFailedError(_describe_failures(payloads)) from error
-    return reconcile([report for report, _ in payloads])
+    reports = [report for report, _ in payloads]
+    missing_encoder = [r for r in sorted(encoder_ranks or ()) if r < len(reports) and not reports[r]]
+    if missing_encoder and any(reports):
+        raise RankFailedError(
+            f"rank(s) {', '.join(map(str, missing_encoder))} hold no encoder although they are in the first "
+            "pipeline stage, where every rank must; the layout is misconfigured (check --pp-size and how the "
+            f"model is split). Reports: {dict(enumerate(reports))}"
+        )
+    return reconcile(reports)
 
 
 # -- the ``python -m ecwidth.distributed`` command, launched by torchrun ------
@@ -223,9 +298,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_model_source(parser)
     parser.add_argument("--pp-size", type=int, default=1, metavar="P", help="pipeline stages (first holds the encoder)")
     add_device_options(parser, device_help="auto: a GPU per LOCAL_RANK if there is one")
-    parser.add_argument(
-        "--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
-        help=f"seconds a rank waits for the others before failing (default {DEFAULT_TIMEOUT_S:g})",
+    add_timeout_option(
+        parser, default=DEFAULT_TIMEOUT_S, help="seconds a rank may build and encode, and waits for the others"
     )
     add_json_option(parser, help="rank 0 prints the result as JSON")
     return parser
@@ -247,14 +321,16 @@ def _run(args: argparse.Namespace) -> int:
             f"--pp-size {args.pp_size} does not divide the {world_size} ranks; "
             "pick --nproc-per-node (times nodes) a multiple of --pp-size"
         )
-    if args.timeout <= 0:
-        raise ValueError(f"--timeout must be positive, got {args.timeout:g}")
-    spec = resolve_spec(model_source(args), trust_remote_code=args.trust_remote_code)
+    check_timeout(args.timeout)
+    spec = model_spec(args)
     device = _rank_device(args.device, local_rank)
     dtype = resolve_dtype(args.dtype, device)
     backend = "nccl" if device.type == "cuda" else "gloo"
     dist.init_process_group(backend, timeout=timedelta(seconds=args.timeout))
-    widths = measure_across_ranks(stage_builder(spec, args.pp_size, device, dtype), timeout=args.timeout)
+    first_stage = range(world_size // args.pp_size)
+    widths = measure_across_ranks(
+        stage_builder(spec, args.pp_size, device, dtype), timeout=args.timeout, encoder_ranks=first_stage
+    )
     if rank == 0:
         if args.json:
             result = {

@@ -23,10 +23,12 @@ from torch import nn
 from ecwidth.adapter import DUMMY_SIZES, DummySize, FamilyAdapter, find_adapter
 from ecwidth.build import build_encoder
 from ecwidth.configs import ModelSpec, resolve_spec
+from ecwidth.deadline import check_timeout, deadline
 from ecwidth.devices import dtype_name, resolve_device, resolve_dtype
-from ecwidth.errors import EcwidthError, EncodeError, UnmeasurableError, UnsupportedOptionError
+from ecwidth.errors import ConfigError, EcwidthError, EncodeError, UnmeasurableError, UnsupportedOptionError
 from ecwidth.predict import predict_widths
 from ecwidth.runtime import RuntimeOptions
+from ecwidth.shapes import known_products
 
 
 class WidthMismatchWarning(UserWarning):
@@ -96,6 +98,7 @@ def dummy_shapes(
     max_tokens: int | None = None,
     adapter: FamilyAdapter | None = None,
     video_pruning_rate: float = 0.0,
+    shape_faithful: bool = True,
 ) -> dict[str, tuple[int, int]]:
     """Encode one dummy item per modality and return ``{modality: (tokens, width)}`` of the packed item.
 
@@ -103,6 +106,8 @@ def dummy_shapes(
     ``max_tokens`` caps a profile item (see ``FamilyAdapter.dummy_item``).
     ``adapter`` defaults to the one the model was built with.
     ``video_pruning_rate`` is the engine's option of that name (0: off).
+    ``shape_faithful`` skips the arithmetic of products with the build's zero
+    weights (``ecwidth.shapes.ZeroWeightMode``); the packed item is the same, bit for bit.
     A model (or pipeline stage) without a multimodal encoder returns ``{}``.
 
     Raises:
@@ -121,7 +126,8 @@ def dummy_shapes(
         for modality in requested:
             try:
                 item = adapter.dummy_item(model, modality, dummy, max_tokens=max_tokens)
-                packed = adapter.encode(model, modality, item)
+                with known_products(model, enabled=shape_faithful):
+                    packed = adapter.encode(model, modality, item)
                 if options.set_options():
                     packed = adapter.apply_options(model, modality, item, packed, options)
             except (UnmeasurableError, UnsupportedOptionError) as error:
@@ -153,11 +159,12 @@ def measure_widths(
     dummy: DummySize = "minimal",
     adapter: FamilyAdapter | None = None,
     video_pruning_rate: float = 0.0,
+    shape_faithful: bool = True,
 ) -> dict[str, int]:
     """Encode one dummy item per modality and return ``{modality: last dim of the packed item}``.
 
     ``adapter`` defaults to the one the model was built with; ``video_pruning_rate``
-    is the engine's option (0: off).
+    is the engine's option (0: off); ``shape_faithful`` as in ``dummy_shapes``.
     A model (or pipeline stage) without a multimodal encoder returns ``{}``.
 
     Raises:
@@ -165,7 +172,14 @@ def measure_widths(
         UnsupportedOptionError: The family does not take an option that is set.
         EncodeError: The encoder raised or ran out of memory; names the modality.
     """
-    shapes = dummy_shapes(model, modalities, dummy=dummy, adapter=adapter, video_pruning_rate=video_pruning_rate)
+    shapes = dummy_shapes(
+        model,
+        modalities,
+        dummy=dummy,
+        adapter=adapter,
+        video_pruning_rate=video_pruning_rate,
+        shape_faithful=shape_faithful,
+    )
     return {modality: width for modality, (_, width) in shapes.items()}
 
 
@@ -205,6 +219,24 @@ class MeasureResult:
         return shown
 
 
+def _build(adapter: FamilyAdapter, spec: ModelSpec, device: torch.device, dtype: torch.dtype) -> nn.Module:
+    """``build_encoder``, with what a config can make a tower raise turned into a ``ConfigError``.
+
+    Raises:
+        ConfigError: The family's classes cannot be built from this config (sizes that do not divide,
+            shapes torch refuses); names the model and the exception.
+    """
+    try:
+        return build_encoder(adapter, spec.config, device=device, dtype=dtype)
+    except EcwidthError:
+        raise
+    except (RuntimeError, ValueError, TypeError, ZeroDivisionError, AttributeError, IndexError, KeyError) as error:
+        raise ConfigError(
+            f"{spec.source}: building {spec.model_type} from this config failed ({type(error).__name__}: {error}); "
+            "check its sizes against the model's published config.json"
+        ) from error
+
+
 def measure(
     model: str | Path | Mapping[str, Any] | ModelSpec,
     modalities: Iterable[str] | None = None,
@@ -214,16 +246,25 @@ def measure(
     dummy: DummySize = "minimal",
     trust_remote_code: bool = False,
     video_pruning_rate: float = 0.0,
+    timeout: float | None = None,
+    shape_faithful: bool = True,
 ) -> MeasureResult:
     """Build a model's encoder from its config (catalog name, path or dict) and measure it.
 
     A text-only model gives empty ``widths``: it has no multimodal encoder.
+    ``timeout`` bounds building and encoding together, in seconds (``None``: unbounded).
+    ``shape_faithful`` (on by default) skips the arithmetic that the zero
+    weights make known (``ecwidth.shapes``); off, every product runs.
 
     Raises:
-        ConfigError, RemoteCodeError, UnknownModelTypeError: The config cannot be used.
+        ConfigError, RemoteCodeError, UnknownModelTypeError: The config cannot be used,
+            or a model cannot be built from it.
         EncodeError: Encoding failed; names the modality.
-        ValueError: Bad device, dtype, dummy size or modality.
+        DeadlineExceeded: Building or encoding ran past ``timeout``; names the model and the stage.
+        ValueError: Bad device, dtype, dummy size, modality or timeout.
     """
+    if timeout is not None:
+        timeout = check_timeout(timeout)
     spec = resolve_spec(model, trust_remote_code=trust_remote_code)
     torch_device = resolve_device(device)
     torch_dtype = resolve_dtype(dtype, torch_device)
@@ -245,18 +286,25 @@ def measure(
         result.lm_hidden_size = getattr(text_config, "hidden_size", None)
         return result
     result.lm_hidden_size = adapter.lm_hidden_size(spec.config)
-    started = time.perf_counter()
-    built = build_encoder(adapter, spec.config, device=torch_device, dtype=torch_dtype)
-    result.build_s = time.perf_counter() - started
-    try:
+    with deadline(timeout, spec.name, "building the encoder") as stages:
         started = time.perf_counter()
-        result.widths = measure_widths(
-            built, modalities, dummy=dummy, adapter=adapter, video_pruning_rate=video_pruning_rate
-        )
-        result.encode_s = time.perf_counter() - started
-    finally:
-        del built
-        gc.collect()
+        built = _build(adapter, spec, torch_device, torch_dtype)
+        result.build_s = time.perf_counter() - started
+        try:
+            stages.current = "encoding the dummy items"
+            started = time.perf_counter()
+            result.widths = measure_widths(
+                built,
+                modalities,
+                dummy=dummy,
+                adapter=adapter,
+                video_pruning_rate=video_pruning_rate,
+                shape_faithful=shape_faithful,
+            )
+            result.encode_s = time.perf_counter() - started
+        finally:
+            del built
+            gc.collect()
     predicted = predict_widths(spec.config, video_pruning_rate=video_pruning_rate)
     result.predicted = {m: predicted[m] for m in result.widths if m in predicted}
     result.deepstack_levels = {m: adapter.deepstack_levels(spec.config, m) for m in result.widths}

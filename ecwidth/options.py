@@ -13,16 +13,32 @@ DTYPES = ("auto", "bfloat16", "float16", "float32")
 
 
 def add_model_source(parser: argparse.ArgumentParser) -> None:
-    """``--model NAME | --config PATH`` (one of them, required) and ``--trust-remote-code``."""
+    """``--model MODEL | --config PATH`` (one of them, required), ``--name`` and ``--trust-remote-code``."""
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--model", metavar="NAME", help="a catalog model (see `ecwidth models`)")
+    source.add_argument(
+        "--model", metavar="MODEL",
+        help="a catalog name or its hub id (see `ecwidth models`), any hub id ORG/NAME[@REVISION] in the "
+        "Hugging Face cache, a checkpoint folder, or a config file",
+    )  # fmt: skip
     source.add_argument("--config", metavar="PATH", help="a config.json file, or a folder holding one")
+    parser.add_argument("--name", help="name the result (default: the hub id, the folder's name or the file's stem)")
     parser.add_argument("--trust-remote-code", action="store_true", help="accept a config that asks for remote code")
 
 
 def model_source(args: argparse.Namespace) -> str:
-    """The model ``add_model_source`` parsed: the catalog name or the config path."""
+    """The model ``add_model_source`` parsed, as given: a name, a hub id or a path."""
     return args.model if args.model is not None else args.config
+
+
+def model_spec(args: argparse.Namespace):  # -> ecwidth.configs.ModelSpec, imported late: it needs transformers
+    """The ``ModelSpec`` of the model ``add_model_source`` parsed, named ``--name`` when given.
+
+    Raises:
+        ConfigError: As ``ecwidth.configs.resolve_spec``.
+    """
+    from ecwidth.configs import resolve_spec
+
+    return resolve_spec(model_source(args), name=args.name, trust_remote_code=args.trust_remote_code)
 
 
 def add_device_options(parser: argparse.ArgumentParser, *, device_help: str = "auto: a GPU if there is one") -> None:
@@ -38,10 +54,22 @@ def add_json_option(parser: argparse.ArgumentParser, *, help: str = "print one J
     parser.add_argument("--json", action="store_true", help=help)
 
 
-def add_runtime_options(parser: argparse.ArgumentParser) -> None:
-    """The serving engine's runtime options that change the width, with the engine's names and defaults."""
+def add_runtime_options(
+    parser: argparse.ArgumentParser, *, default: float | None = 0.0, help: str | None = None
+) -> None:
+    """The serving engine's runtime options that change the width, with the engine's names and defaults.
+
+    Commands that read a table pick rows by them; ``default=None`` lets a
+    command tell "not given" from the engine's default.
+    """
     parser.add_argument(
-        "--video-pruning-rate", type=float, default=0.0, metavar="R",
-        help="vLLM's --video-pruning-rate: prune this fraction of video tokens, in [0, 1); "
+        "--video-pruning-rate", type=float, default=default, metavar="R",
+        help=help or "vLLM's --video-pruning-rate: prune this fraction of video tokens, in [0, 1); "
         "towers that support it append position channels (default: 0, off)",
     )  # fmt: skip
+
+
+def add_timeout_option(parser: argparse.ArgumentParser, *, default: float, help: str) -> None:
+    """``--timeout S``; the command checks the value with ``ecwidth.deadline.check_timeout``, so that a bad
+    one is the command's own one-line error."""
+    parser.add_argument("--timeout", type=float, default=default, metavar="S", help=f"{help} (default {default:g})")

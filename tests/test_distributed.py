@@ -91,9 +91,21 @@ def _raise_in_encode(rank: int, world_size: int) -> nn.Module:
 
 
 def _hang(rank: int, world_size: int) -> nn.Module:
-    """Rank 1 never reports; the others must not wait longer than the timeout."""
+    """Rank 1 hangs in its build; its own deadline stops it, and every rank names it."""
     if rank == 1:
         time.sleep(LAUNCH_DEADLINE_S)
+    return _build(2)
+
+
+def _misplaced_encoder(rank: int, world_size: int) -> nn.Module | None:
+    """One pipeline stage, but rank 1 holds no encoder."""
+    return None if rank == 1 else _build(2)
+
+
+def _die(rank: int, world_size: int) -> nn.Module:
+    """Rank 1 dies without raising, as a process killed for memory does."""
+    if rank == 1:
+        os._exit(1)
     return _build(2)
 
 
@@ -107,6 +119,8 @@ SCENARIOS = {
     "raise_in_build": (_raise_in_build, False, TIMEOUT_S),
     "raise_in_encode": (_raise_in_encode, False, TIMEOUT_S),
     "hang": (_hang, False, HANG_TIMEOUT_S),
+    "misplaced_encoder": (_misplaced_encoder, False, TIMEOUT_S),
+    "die": (_die, False, HANG_TIMEOUT_S),
 }
 
 
@@ -121,8 +135,10 @@ def _rank_main(rank: int, world_size: int, port: int, scenarios: list[str], out_
             build, pass_group, timeout = SCENARIOS[name]
             group = dist.group.WORLD if pass_group else None
             started = time.monotonic()
+            encoder_ranks = range(world_size) if name == "misplaced_encoder" else None
             try:
-                results[name] = {"widths": measure_across_ranks(build, group=group, timeout=timeout)}
+                widths = measure_across_ranks(build, group=group, timeout=timeout, encoder_ranks=encoder_ranks)
+                results[name] = {"widths": widths}
             except Exception as error:
                 cause = type(error.__cause__).__name__ if error.__cause__ else None
                 results[name] = {"error": type(error).__name__, "message": str(error), "cause": cause}
@@ -179,7 +195,9 @@ ORDER = [
     "agree_on_given_group",
     "disagree",
     "text_only",
-    "hang",  # last: it leaves rank 1 hung and the group broken; the launcher kills rank 1
+    "hang",  # rank 1's own deadline ends its hang: the group stays usable
+    "misplaced_encoder",
+    "die",  # last: rank 1 is gone and the group broken
 ]
 
 
@@ -187,6 +205,7 @@ ORDER = [
 def launched(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     world_size = request.param
     results, exitcodes = _launch(tmp_path_factory.mktemp(f"ranks{world_size}"), world_size, ORDER, hung=(1,))
+    assert exitcodes[1] == 1  # it died in the last scenario
     assert [code for rank, code in enumerate(exitcodes) if rank != 1] == [0] * (world_size - 1)
     return {"world_size": world_size, "results": results}
 
@@ -240,14 +259,27 @@ def test_a_rank_that_raises_fails_every_rank_at_once_and_is_named(
     assert outcomes[failed]["cause"] == cause  # the failed rank chains its own exception
 
 
-def test_a_rank_that_hangs_fails_the_others_within_the_timeout(launched: dict[str, Any]) -> None:
-    waiting = [results["hang"] for rank, results in enumerate(launched["results"]) if rank != 1]
-    for outcome in waiting:
+def test_a_rank_that_hangs_is_stopped_by_its_deadline_and_named_on_every_rank(launched: dict[str, Any]) -> None:
+    outcomes = _per_rank(launched, "hang")
+    assert {outcome["error"] for outcome in outcomes} == {"RankFailedError"}
+    assert len({outcome["message"] for outcome in outcomes}) == 1
+    assert re.search(rf"rank 1 failed while building its model: DeadlineExceeded: .*{HANG_TIMEOUT_S:g} s timeout",
+                     outcomes[0]["message"])  # fmt: skip
+    assert all(outcome["seconds"] < HANG_TIMEOUT_S + 30 for outcome in outcomes)
+
+
+def test_a_rank_that_dies_is_named_on_every_surviving_rank(launched: dict[str, Any]) -> None:
+    survivors = [results["die"] for rank, results in enumerate(launched["results"]) if rank != 1]
+    for outcome in survivors:
         assert outcome["error"] == "RankFailedError"
-        assert f"within {HANG_TIMEOUT_S:g} s" in outcome["message"]
-        assert outcome["seconds"] < HANG_TIMEOUT_S + 30  # a tiny build, then the timeout
-    # torch's wording: rank 0 runs the monitored barrier and names who missed it.
-    assert re.search(r"\bRanks? 1\b", waiting[0]["message"])
+        assert "rank 1 never reported (last seen building its model)" in outcome["message"], outcome["message"]
+        assert outcome["seconds"] < HANG_TIMEOUT_S + 40
+
+
+def test_a_first_stage_rank_without_the_encoder_is_a_misconfiguration(launched: dict[str, Any]) -> None:
+    outcomes = _per_rank(launched, "misplaced_encoder")
+    assert {outcome["error"] for outcome in outcomes} == {"RankFailedError"}
+    assert "rank(s) 1 hold no encoder although they are in the first pipeline stage" in outcomes[0]["message"]
 
 
 # -- the torchrun command ------------------------------------------------------
@@ -296,7 +328,10 @@ def test_torchrun_error_is_one_line_on_every_rank(tmp_path: Path) -> None:
         ({}, ["--model", "qwen3-vl-2b-instruct"], "launch with torchrun"),
         ({"RANK": "0", "WORLD_SIZE": "2"}, ["--model", "qwen3-vl-2b-instruct", "--pp-size", "3"], "does not divide"),
         ({"RANK": "0", "WORLD_SIZE": "2"}, ["--config", "/nonexistent/config.json"], "cannot read"),
-        ({"RANK": "0", "WORLD_SIZE": "2"}, ["--model", "qwen3-vl-2b-instruct", "--timeout", "0"], "positive"),
+        ({"RANK": "0", "WORLD_SIZE": "2"}, ["--model", "qwen3-vl-2b-instruct", "--timeout", "0"], "between 1 s"),
+        ({"RANK": "0", "WORLD_SIZE": "2"}, ["--model", "qwen3-vl-2b-instruct", "--timeout", "inf"], "finite"),
+        ({"RANK": "0", "WORLD_SIZE": "2"}, ["--model", "qwen3-vl-2b-instruct", "--timeout", "nan"], "finite"),
+        ({"RANK": "0", "WORLD_SIZE": "2"}, ["--model", "qwen3-vl-2b-instruct", "--timeout", "1e30"], "a week"),
     ],
 )
 def test_bad_launch_is_an_error_before_joining_any_group(

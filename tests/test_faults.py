@@ -92,3 +92,34 @@ def test_an_export_onto_its_own_input_is_refused(tmp_path, capsys):
     assert main(["export", str(path), "--format", "csv", "-o", str(tmp_path / "." / "widths.csv")]) == 2
     assert "input table itself" in capsys.readouterr().err
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("timeout, expected", [("inf", "finite"), ("nan", "finite"), ("0", "between 1 s"), ("1e12", "a week")])
+def test_out_of_range_timeouts_are_one_error_line(capsys, timeout, expected):
+    assert main(["measure", "--model", "qwen3-vl-2b-instruct", "--timeout", timeout]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ecwidth: error: ") and expected in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("stage", ["building the encoder", "encoding the dummy items"])
+def test_a_stage_past_its_timeout_ends_naming_the_model_and_the_stage(monkeypatch, stage):
+    import importlib
+    import time
+
+    from ecwidth.deadline import DeadlineExceeded
+
+    from tiny_configs import tiny_config
+
+    measuring = importlib.import_module("ecwidth.measure")  # the module; ecwidth.measure is the function
+    slow = "_build" if stage.startswith("building") else "measure_widths"
+    real = getattr(measuring, slow)
+
+    def stalled(*args, **kwargs):
+        time.sleep(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(measuring, slow, stalled)
+    started = time.monotonic()
+    with pytest.raises(DeadlineExceeded, match=f"qwen3_vl: {stage} ran past the 1 s timeout"):
+        measuring.measure(tiny_config("qwen3_vl"), device="cpu", timeout=1)
+    assert time.monotonic() - started < 10
