@@ -1,7 +1,8 @@
-"""Turn a catalog name, a ``config.json`` path, a dict or a transformers config into a checked config.
+"""Turn a catalog name, a hub id, a config path, a dict or a transformers config into a checked config.
 
-``resolve_spec`` is the one place that coerces "name, path, dict or config":
-everything that takes a model by any of those goes through it.
+``resolve_spec`` is the one place that coerces "name, hub id, path, dict or
+config": everything that takes a model by any of those goes through it; where a
+string names one is ``ecwidth.sources``.
 
 Checks happen on the raw published dict, before transformers fills in class
 defaults: a default silently standing in for a missing field would give the
@@ -10,17 +11,18 @@ width of a model nobody published.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ecwidth.adapter import find_adapter, supported_model_types
-from ecwidth.catalog import catalog_entry, catalog_names
 from ecwidth.errors import ConfigError, RemoteCodeError, UnknownModelTypeError
+from ecwidth.sources import locate, path_name
 from ecwidth.strict_json import StrictJSONError, loads_strict
 from ecwidth.validate import check_values
 
@@ -109,7 +111,7 @@ def spec_from_dict(
 
     if not isinstance(raw, Mapping):
         raise ConfigError(f"{source}: a config must be a JSON object, got {type(raw).__name__}")
-    raw = dict(raw)
+    raw = copy.deepcopy(dict(raw))  # the caller's dict (a cached catalog entry) stays as given
     model_type = raw.get("model_type")
     if not isinstance(model_type, str):
         raise ConfigError(f"{source}: no 'model_type' field; is this a transformers config.json?")
@@ -135,14 +137,16 @@ def spec_from_dict(
                 "which the config lacks; copy it from the model's published config.json"
             )
     try:
-        config = CONFIG_MAPPING[model_type].from_dict(raw)
+        config = CONFIG_MAPPING[model_type].from_dict(copy.deepcopy(raw))  # transformers fills nested dicts in place
     except (TypeError, ValueError, KeyError, AttributeError) as error:
         raise ConfigError(f"{source}: transformers rejects this {model_type} config: {error}") from error
     return ModelSpec(name=name, raw=raw, config=config, source=source)
 
 
-def spec_from_path(path: str | Path, *, trust_remote_code: bool = False) -> ModelSpec:
-    """Read a ``config.json`` file, or a folder that holds one.
+def spec_from_path(path: str | Path, *, name: str | None = None, trust_remote_code: bool = False) -> ModelSpec:
+    """Read a config file (``config.json`` or any ``*.json``), or a folder that holds ``config.json``.
+
+    The spec is called ``name``, else after the path (see ``ecwidth.sources.path_name``).
 
     Raises:
         ConfigError: The path is missing, unreadable, or not valid JSON; see ``spec_from_dict``.
@@ -161,35 +165,69 @@ def spec_from_path(path: str | Path, *, trust_remote_code: bool = False) -> Mode
         raw = loads_strict(text)
     except StrictJSONError as error:
         raise ConfigError(f"{file}: {error}") from error
-    name = path.name if path.is_dir() else path.parent.name or file.stem
-    return spec_from_dict(raw, name=name, source=str(file), trust_remote_code=trust_remote_code)
+    return spec_from_dict(raw, name=name or path_name(path), source=str(file), trust_remote_code=trust_remote_code)
 
 
 def resolve_spec(
-    model: str | Path | Mapping[str, Any] | ModelSpec | Any, *, trust_remote_code: bool = False
+    model: str | Path | Mapping[str, Any] | ModelSpec | Any,
+    *,
+    name: str | None = None,
+    trust_remote_code: bool = False,
 ) -> ModelSpec:
-    """A catalog name, a path to a config, a raw dict, a transformers config, or a spec already made.
+    """A catalog name or hub id, a path to a config, a raw dict, a transformers config, or a spec already made.
+
+    A string or path is located by ``ecwidth.sources.locate``: a catalog name or
+    catalog hub id, a checkpoint folder or config file, or a hub id in the local
+    Hugging Face cache. The spec is called ``name`` when given, else after what
+    was passed (the hub id, the folder's name, a config file's stem).
 
     A transformers config object is taken as it is (its fields are not checked
     again); its ``raw`` is ``config.to_dict()``, defaults included.
 
     Raises:
-        ConfigError: Neither a catalog name nor a readable path; see ``spec_from_dict``.
+        ConfigError: Nothing by that name or path (says what to pass); see ``spec_from_dict``.
     """
     if isinstance(model, ModelSpec):
-        return model
+        return model if name is None else replace(model, name=name)
     if isinstance(model, Mapping):
-        name = str(model.get("model_type", "config"))
+        name = name or str(model.get("model_type", "config"))
         return spec_from_dict(model, name=name, source="config dict", trust_remote_code=trust_remote_code)
-    if isinstance(model, str) and model in catalog_names():
-        entry = catalog_entry(model)
-        return spec_from_dict(entry.config, name=entry.name, source=f"catalog:{entry.name}")
     if not isinstance(model, (str, os.PathLike)):
-        return _spec_from_config(model)
-    looks_like_name = isinstance(model, str) and "/" not in model and not model.endswith(".json")
-    if looks_like_name and not Path(model).exists():
-        catalog_entry(model)  # raises, suggesting close catalog names
-    return spec_from_path(model, trust_remote_code=trust_remote_code)
+        spec = _spec_from_config(model)
+        return spec if name is None else replace(spec, name=name)
+    source = locate(model, name=name)
+    if source.entry is not None:
+        return spec_from_dict(source.entry.config, name=source.name, source=source.origin)
+    return spec_from_path(source.path, name=source.name, trust_remote_code=trust_remote_code)
+
+
+def name_models(models: Iterable[Any] | Mapping[str, Any]) -> dict[str, Any]:
+    """``{row name: model}`` for anything ``resolve_spec`` takes: a mapping as it is, a list keyed by each model's name.
+
+    Strings are only located (see ``ecwidth.sources.locate``), not read, so a
+    long list is checked before any work starts. A model listed twice counts once.
+
+    Raises:
+        ConfigError: A model cannot be found, or two models would get the same name.
+    """
+    if isinstance(models, Mapping):
+        for model in models.values():
+            if isinstance(model, (str, os.PathLike)):
+                locate(model)
+        return dict(models)
+    named: dict[str, Any] = {}
+    for model in models:
+        if isinstance(model, (str, os.PathLike)):
+            name = locate(model).name
+        else:
+            name = resolve_spec(model).name
+        if name in named and named[name] != model:
+            raise ConfigError(
+                f"{named[name]!r} and {model!r} would both be named {name!r}; "
+                "pass a mapping {name: model} to name them apart"
+            )
+        named[name] = model
+    return named
 
 
 def _spec_from_config(config: Any) -> ModelSpec:
