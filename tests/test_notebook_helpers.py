@@ -9,16 +9,18 @@ from ecwidth.study import notebook
 from ecwidth.catalog import catalog_names
 from ecwidth.errors import ConfigError, EcwidthError, TableError
 from ecwidth.survey import Survey
+from ecwidth.table import WidthTable
 
-from width_tables import table_of
+from width_tables import table_of, toy_row
 
 DEEPSTACK = "qwen3-vl-2b-instruct"  # a DeepStack model in the catalog: 3 levels
 
 
 def test_select_models():
-    assert notebook.select_models("all") == catalog_names()
-    assert notebook.select_models(f"{DEEPSTACK}, qwen3-vl-8b-instruct") == [DEEPSTACK, "qwen3-vl-8b-instruct"]
-    assert notebook.select_models([DEEPSTACK, DEEPSTACK]) == [DEEPSTACK]
+    assert list(notebook.select_models("all")) == catalog_names()
+    assert list(notebook.select_models(f"{DEEPSTACK}, qwen3-vl-8b-instruct")) == [DEEPSTACK, "qwen3-vl-8b-instruct"]
+    assert notebook.select_models([DEEPSTACK, DEEPSTACK]) == {DEEPSTACK: DEEPSTACK}
+    assert notebook.select_models({"mine": DEEPSTACK}) == {"mine": DEEPSTACK}
     with pytest.raises(ConfigError, match="no-such-model"):
         notebook.select_models(["no-such-model"])
     with pytest.raises(ValueError, match="no models"):
@@ -62,6 +64,13 @@ def test_producer_configs_round_trip_and_catch_tampering(tmp_path):
     paths[0].write_text(json.dumps({"widths": {"image": 8192}}))
     with pytest.raises(TableError, match="mm_encoder_output_widths"):
         notebook.check_producer_configs(table, paths)
+
+
+def test_producer_configs_of_a_hub_id_are_one_file_each(tmp_path):
+    table = WidthTable([toy_row("Acme/Tuned-VL", "image", 8192)])
+    (path,) = notebook.write_producer_configs(table, tmp_path)
+    assert path == notebook.producer_config_file(tmp_path, "Acme/Tuned-VL") == tmp_path / "Acme--Tuned-VL.json"
+    assert notebook.check_producer_configs(table, [path])["model"].tolist() == ["Acme/Tuned-VL"]
 
 
 def test_producer_configs_refuse_predicted_widths(tmp_path):

@@ -16,7 +16,8 @@ from typing import Any
 import pandas as pd
 
 from ecwidth.atomic import write_text_atomic
-from ecwidth.catalog import catalog_entry, catalog_names
+from ecwidth.catalog import catalog_names
+from ecwidth.configs import name_models
 from ecwidth.errors import EcwidthError, TableError
 from ecwidth.table import WidthTable
 
@@ -24,25 +25,27 @@ from ecwidth.table import WidthTable
 # -- choosing models and getting their widths -------------------------------------------
 
 
-def select_models(models: str | Iterable[str] = "all") -> list[str]:
-    """Catalog names from a notebook's ``models`` parameter.
+def select_models(models: str | Iterable[str] | Mapping[str, str] = "all") -> dict[str, str]:
+    """``{row name: model}`` from a notebook's ``models`` parameter, each model located before any work starts.
 
-    ``"all"`` is the whole catalog; a string is one name or a comma-separated
-    list (what ``papermill -p models a,b`` passes); any other iterable is a list of names.
+    ``"all"`` is the whole catalog; a string is one model or a comma-separated
+    list (what ``papermill -p models a,b`` passes); any other iterable is a list
+    of models; a mapping names its models. A model is anything ``ecwidth
+    measure --model`` takes: a catalog name or hub id, a checkpoint folder or a
+    config file. Rows are named after what was given, unless a mapping names them.
 
     Raises:
-        ConfigError: A name is not in the catalog (suggests close names).
+        ConfigError: A model cannot be found (suggests close catalog names, or how
+            to make a hub id resolvable), or two get the same name.
         ValueError: The selection is empty.
     """
     if isinstance(models, str):
-        names = catalog_names() if models.strip() == "all" else [m.strip() for m in models.split(",") if m.strip()]
-    else:
-        names = [str(m) for m in models]
-    if not names:
-        raise ValueError("no models selected; pass catalog names or 'all' (see `ecwidth.catalog.catalog_names()`)")
-    for name in names:
-        catalog_entry(name)
-    return list(dict.fromkeys(names))
+        models = catalog_names() if models.strip() == "all" else [m.strip() for m in models.split(",") if m.strip()]
+    elif not isinstance(models, Mapping):
+        models = [str(m) for m in models]
+    if not models:
+        raise ValueError("no models selected; pass catalog names, hub ids, folders or 'all' (see `ecwidth models`)")
+    return name_models(models)
 
 
 def check_survey(result: Any, *, allow_failures: bool = False) -> None:
@@ -60,7 +63,7 @@ def check_survey(result: Any, *, allow_failures: bool = False) -> None:
 
 
 def measured_table(
-    models: str | Iterable[str] = "all",
+    models: str | Iterable[str] | Mapping[str, str] = "all",
     *,
     width_table: str | os.PathLike[str] | None = None,
     device: str = "auto",
@@ -74,7 +77,7 @@ def measured_table(
     models when ``models`` is "all") and every selected model must be in it.
 
     Raises:
-        ConfigError: A model name is not in the catalog.
+        ConfigError: A model cannot be found (see ``select_models``).
         TableError: The table file is invalid or lacks a selected model.
         EcwidthError: Measuring failed for some model and ``allow_failures`` is off.
     """
@@ -82,8 +85,7 @@ def measured_table(
         table = WidthTable.read(width_table)
         if isinstance(models, str) and models.strip() == "all":
             return table
-        names = select_models(models)
-        return WidthTable([row for name in names for row in table.for_model(name)])
+        return WidthTable([row for name in select_models(models) for row in table.for_model(name)])
     from ecwidth.survey import survey
 
     result = survey(select_models(models), device=device, dtype=dtype, progress=progress)
@@ -127,15 +129,19 @@ def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
 # -- producer config files --------------------------------------------------------------
 
 
+def producer_config_file(directory: str | os.PathLike[str], model: str) -> Path:
+    """``<directory>/<model>.json``, a hub id's ``/`` written ``--`` as the Hugging Face cache does, so it stays one file."""
+    return Path(directory) / f"{model.replace('/', '--')}.json"
+
+
 def write_producer_configs(table: WidthTable, directory: str | os.PathLike[str]) -> list[Path]:
-    """Write ``<directory>/<model>.json`` = ``{"mm_encoder_output_widths": {...}}`` for every model, atomically.
+    """Write ``producer_config_file(directory, model)`` = ``{"mm_encoder_output_widths": {...}}`` for every model, atomically.
 
     Raises:
         TableError: A model's widths are predicted, not measured.
         OSError: A file cannot be written.
     """
-    directory = Path(directory)
-    rendered = {directory / f"{model}.json": table.render_producer_config(model) for model in table.models()}
+    rendered = {producer_config_file(directory, model): table.render_producer_config(model) for model in table.models()}
     for path, text in rendered.items():
         write_text_atomic(path, text)
     return list(rendered)
@@ -145,25 +151,27 @@ def check_producer_configs(table: WidthTable, paths: Iterable[str | os.PathLike[
     """Read producer config files back and compare each with the table, one row per (model, modality).
 
     Columns: model, modality, table_width, file_width, round_trip_ok. The model
-    is the file's stem.
+    is the one whose ``producer_config_file`` the file is named like, else the file's stem.
 
     Raises:
         TableError: A file is not a ``{"mm_encoder_output_widths": {str: int}}`` object,
             or its modalities differ from the table's.
     """
+    models = {producer_config_file("", model).name: model for model in table.models()}
     records = []
     for path in map(Path, paths):
+        model = models.get(path.name, path.stem)
         document = json.loads(path.read_text())
         widths = document.get("mm_encoder_output_widths") if isinstance(document, dict) else None
         if not isinstance(widths, dict) or set(document) != {"mm_encoder_output_widths"}:
             raise TableError(f"{path}: expected exactly {{'mm_encoder_output_widths': {{modality: width}}}}")
-        expected = table.widths(path.stem)
+        expected = table.widths(model)
         if set(widths) != set(expected):
             raise TableError(f"{path}: modalities {sorted(widths)} differ from the table's {sorted(expected)}")
         for modality, width in sorted(expected.items()):
             records.append(
                 {
-                    "model": path.stem,
+                    "model": model,
                     "modality": modality,
                     "table_width": width,
                     "file_width": widths[modality],
