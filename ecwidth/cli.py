@@ -16,7 +16,8 @@ import json
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from ecwidth.atomic import write_text_atomic
 from ecwidth.errors import EcwidthError
@@ -92,9 +93,26 @@ def _export_rows(table: WidthTable, model: str | None, video_pruning_rate: float
     return table if video_pruning_rate is None else table.with_options(video_pruning_rate=video_pruning_rate)
 
 
-def _print_warnings(caught: list[warnings.WarningMessage]) -> None:
-    for warning in caught:
-        print(f"ecwidth: warning: {warning.message}", file=sys.stderr)
+@contextmanager
+def _warnings_on_stderr() -> Iterator[None]:
+    """ecwidth's own warnings as ``ecwidth: warning:`` lines, the moment they arise, each text once.
+
+    A warning that comes before long work (a profile item on a CPU) is only
+    useful up front. transformers' complaints about published configs are
+    not shown: a user cannot act on them.
+    """
+    shown: set[str] = set()
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        text = str(message)
+        if text not in shown and category.__module__.startswith("ecwidth"):
+            shown.add(text)
+            print(f"ecwidth: warning: {text}", file=sys.stderr, flush=True)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = show
+        yield
 
 
 def _cmd_measure(args: argparse.Namespace) -> int:
@@ -106,8 +124,7 @@ def _cmd_measure(args: argparse.Namespace) -> int:
     """
     from ecwidth.measure import measure
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with _warnings_on_stderr():
         result = measure(
             model_spec(args),
             args.modality,
@@ -117,7 +134,6 @@ def _cmd_measure(args: argparse.Namespace) -> int:
             video_pruning_rate=args.video_pruning_rate,
             timeout=args.timeout,
         )
-    _print_warnings(caught)
     if not result.widths:
         raise EcwidthError(
             f"{result.model} ({result.model_type}) has no multimodal encoder: its widths are {{}}. "
@@ -166,16 +182,22 @@ def _cmd_predict(args: argparse.Namespace) -> int:
 
 
 def _cmd_models(args: argparse.Namespace) -> int:
-    """List the catalog of published architectures."""
+    """List the catalog of published architectures: what each takes and where its config comes from."""
     from ecwidth.catalog import catalog_entry, catalog_names
 
     entries = [catalog_entry(name) for name in catalog_names()]
     if args.json:
-        print(json.dumps([{"name": e.name, "model_type": e.config["model_type"], "hf_id": e.hf_id} for e in entries]))
+        print(json.dumps([
+            {"name": e.name, "model_type": e.config["model_type"], "hf_id": e.hf_id,
+             "modalities": list(e.modalities), "source": e.source}
+            for e in entries
+        ]))  # fmt: skip
         return 0
     width = max(len(e.name) for e in entries)
     for entry in entries:
-        print(f"{entry.name:<{width}}  {entry.config['model_type']:<16}  {entry.hf_id}")
+        modalities = ",".join(entry.modalities)
+        print(f"{entry.name:<{width}}  {entry.config['model_type']:<16}  {modalities:<18}  {entry.hf_id}")
+        print(f"{'':<{width}}  source: {entry.source}")
     return 0
 
 
@@ -186,13 +208,11 @@ def _cmd_survey(args: argparse.Namespace) -> int:
     """
     from ecwidth.survey import survey
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with _warnings_on_stderr():
         result = survey(
             args.models, device=args.device, dtype=args.dtype, dummy=args.dummy,
             video_pruning_rate=args.video_pruning_rate,
         )  # fmt: skip
-    _print_warnings(caught)
     written = result.table.write(args.output)
     print(result.table.render_markdown())
     total = result.costs["total_s"].sum()

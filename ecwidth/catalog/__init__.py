@@ -1,8 +1,13 @@
 """Published multimodal architectures, shipped as package data.
 
-Each ``<name>.json`` holds the architecture fields of one published
-``config.json`` and says where the values come from. Defaults of transformers
-config classes are not published models and never appear here.
+Each ``<name>.json`` holds one published ``config.json`` and says where it
+comes from (``source``): the file as published, copied from a verbatim copy
+found in public code, or, where none was found, its architecture fields
+cross-checked against public transcriptions, marked ``RECONSTRUCTED`` when no
+copy confirms them all. ``modalities`` records what the model takes, as its
+adapter reads the config (a test keeps the two equal), so listing the catalog
+needs neither torch nor transformers. Defaults of transformers config classes
+are not published models and never appear here.
 """
 
 from __future__ import annotations
@@ -19,10 +24,11 @@ from ecwidth.errors import ConfigError
 
 @dataclass(frozen=True)
 class CatalogEntry:
-    """One published model: short name, hub id, provenance, raw config dict."""
+    """One published model: short name, hub id, the modalities it takes, provenance, raw config dict."""
 
     name: str
     hf_id: str
+    modalities: tuple[str, ...]
     source: str
     config: dict[str, Any]
 
@@ -33,7 +39,9 @@ def _entries() -> dict[str, CatalogEntry]:
     for path in resources.files(__name__).iterdir():
         if path.name.endswith(".json"):
             data = json.loads(path.read_text())
-            entries[data["name"]] = CatalogEntry(data["name"], data["hf_id"], data["source"], data["config"])
+            entries[data["name"]] = CatalogEntry(
+                data["name"], data["hf_id"], tuple(data["modalities"]), data["source"], data["config"]
+            )
     return entries
 
 
@@ -54,6 +62,6 @@ def catalog_entry(name: str) -> CatalogEntry:
         hint = f" Did you mean {', '.join(close)}?" if close else ""
         raise ConfigError(
             f"no catalog model named {name!r}.{hint} Run `ecwidth models` for the list, "
-            "or pass --config PATH to a config.json."
+            "or pass a hub id ORG/NAME, a checkpoint folder or a config.json."
         )
     return entries[name]
