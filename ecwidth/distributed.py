@@ -26,7 +26,7 @@ Fault handling, so that no rank waits forever:
   reported as such rather than dropped.
 
 The ``-m`` command: ``torchrun --nproc-per-node N -m ecwidth.distributed
-(--model MODEL | --config PATH) [--name NAME] [--pp-size P] [--json]``, with MODEL
+(--model MODEL | --config PATH) [--name NAME] [--pp-size P] [--video-pruning-rate R] [--json]``, with MODEL
 anything ``ecwidth measure --model`` takes.
 """
 
@@ -50,8 +50,16 @@ from ecwidth.deadline import check_timeout, deadline
 from ecwidth.devices import resolve_device, resolve_dtype
 from ecwidth.errors import RankFailedError
 from ecwidth.measure import measure_widths
-from ecwidth.options import add_device_options, add_json_option, add_model_source, add_timeout_option, model_spec
+from ecwidth.options import (
+    add_device_options,
+    add_json_option,
+    add_model_source,
+    add_runtime_options,
+    add_timeout_option,
+    model_spec,
+)
 from ecwidth.reconcile import reconcile
+from ecwidth.runtime import RuntimeOptions, describe_options
 
 #: Seconds a rank may build and encode, and waits for the slowest rank to do so.
 DEFAULT_TIMEOUT_S = 300.0
@@ -134,7 +142,7 @@ _REPORTED = "reported"
 
 
 def _measure_locally(
-    build: Build, rank: int, world_size: int, timeout: float, roll: _RollCall
+    build: Build, rank: int, world_size: int, timeout: float, roll: _RollCall, video_pruning_rate: float
 ) -> tuple[_Payload, Exception | None]:
     """Build and encode on this rank within ``timeout``; a failure is returned as a record, never raised."""
     try:
@@ -143,7 +151,7 @@ def _measure_locally(
             model = build(rank, world_size)
             stages.current = "encoding a dummy item"
             roll.mark(rank, stages.current)
-            return (measure_widths(model), None), None
+            return (measure_widths(model, video_pruning_rate=video_pruning_rate), None), None
     except Exception as error:  # any failure must reach the other ranks as a record
         return ({}, f"failed while {stages.current}: {type(error).__name__}: {error}"), error
 
@@ -193,6 +201,7 @@ def measure_across_ranks(
     group: dist.ProcessGroup | None = None,
     timeout: float = DEFAULT_TIMEOUT_S,
     encoder_ranks: Collection[int] | None = None,
+    video_pruning_rate: float = 0.0,
 ) -> dict[str, int]:
     """Measure on every rank, gather the reports, and return the reconciled widths on every rank.
 
@@ -204,6 +213,8 @@ def measure_across_ranks(
     error. ``timeout`` bounds each rank's own building and encoding, and how
     long it waits for the others (plus ``EXCHANGE_GRACE_S``). ``encoder_ranks``:
     the ranks that must hold the encoder (the first pipeline stage).
+    ``video_pruning_rate`` is the engine's option (0: off), set on every
+    rank's measurement as on every worker of a producer started with it.
 
     Raises:
         RankFailedError: A rank raised or ran out of time while building or encoding (names
@@ -212,14 +223,17 @@ def measure_across_ranks(
         NoEncoderError: Every rank reported ``{}``.
         WidthDisagreementError: Two ranks measured different widths; names every rank's report.
         MalformedReportError: A report is not ``{str: positive int}``.
+        UnsupportedOptionError: ``video_pruning_rate`` is out of range (on every rank, before any
+            exchange); a family that does not take it fails its ranks as a ``RankFailedError``.
         ValueError: No process group, ``group`` is not gloo, or ``timeout`` is out of range.
     """
     timeout = check_timeout(timeout)
+    RuntimeOptions(video_pruning_rate=video_pruning_rate)
     exchange = _exchange_group(group, timeout)
     roll = _RollCall()
     try:
         rank, world_size = dist.get_rank(exchange), dist.get_world_size(exchange)
-        payload, error = _measure_locally(build, rank, world_size, timeout, roll)
+        payload, error = _measure_locally(build, rank, world_size, timeout, roll, video_pruning_rate)
         payloads = _gather(payload, exchange, timeout, roll)
     finally:
         if exchange is not group:
@@ -298,6 +312,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_model_source(parser)
     parser.add_argument("--pp-size", type=int, default=1, metavar="P", help="pipeline stages (first holds the encoder)")
     add_device_options(parser, device_help="auto: a GPU per LOCAL_RANK if there is one")
+    add_runtime_options(parser)
     add_timeout_option(
         parser, default=DEFAULT_TIMEOUT_S, help="seconds a rank may build and encode, and waits for the others"
     )
@@ -323,14 +338,19 @@ def _run(args: argparse.Namespace) -> int:
         )
     check_timeout(args.timeout)
     spec = model_spec(args)
+    options = RuntimeOptions(video_pruning_rate=args.video_pruning_rate)
+    adapter = find_adapter(spec.model_type)
+    if adapter is not None:
+        adapter.check_options(spec.config, options)
     device = _rank_device(args.device, local_rank)
     dtype = resolve_dtype(args.dtype, device)
     backend = "nccl" if device.type == "cuda" else "gloo"
     dist.init_process_group(backend, timeout=timedelta(seconds=args.timeout))
     first_stage = range(world_size // args.pp_size)
     widths = measure_across_ranks(
-        stage_builder(spec, args.pp_size, device, dtype), timeout=args.timeout, encoder_ranks=first_stage
-    )
+        stage_builder(spec, args.pp_size, device, dtype), timeout=args.timeout, encoder_ranks=first_stage,
+        video_pruning_rate=options.video_pruning_rate,
+    )  # fmt: skip
     if rank == 0:
         if args.json:
             result = {
@@ -340,10 +360,15 @@ def _run(args: argparse.Namespace) -> int:
                 "world_size": world_size,
                 "pp_size": args.pp_size,
             }
+            if options.set_options():
+                result["options"] = options.set_options()
             print(json.dumps(result))
         else:
             listed = ", ".join(f"{modality}={width}" for modality, width in widths.items())
-            print(f"{spec.name} ({spec.model_type}): {listed}; {world_size} rank(s), pp-size {args.pp_size}, agreed")
+            print(
+                f"{spec.name} ({spec.model_type}): {listed}; {world_size} rank(s), pp-size {args.pp_size}, "
+                f"{describe_options(options.set_options())}, agreed"
+            )
     return 0
 
 

@@ -9,6 +9,7 @@ input of a measurement, with the engine's name, meaning and default.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,3 +47,24 @@ class RuntimeOptions:
     def set_options(self) -> dict[str, Any]:
         """The options that differ from the engine's defaults: what a table row and ``--json`` record."""
         return {name: getattr(self, name) for name, default in OPTION_DEFAULTS.items() if getattr(self, name) != default}
+
+
+def recorded_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` as a table row or ``--json`` records them: known names, valid values, defaults left out.
+
+    So one setting has one record: ``{"video_pruning_rate": 0}`` is ``{}``, the engine's default.
+
+    Raises:
+        UnsupportedOptionError: A name ecwidth does not know, or a value out of the option's range.
+    """
+    unknown = sorted(str(name) for name in options if name not in OPTION_DEFAULTS)
+    if unknown:
+        raise UnsupportedOptionError(
+            f"unknown runtime option(s) {', '.join(unknown)}; the options are {', '.join(OPTION_DEFAULTS)}"
+        )
+    return RuntimeOptions(**options).set_options()
+
+
+def describe_options(options: Mapping[str, Any]) -> str:
+    """``"video_pruning_rate=0.5"`` for messages and labels; ``"engine defaults"`` when nothing is set."""
+    return ", ".join(f"{name}={value:g}" for name, value in sorted(options.items())) or "engine defaults"

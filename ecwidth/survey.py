@@ -8,20 +8,24 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from typing import Any
 
 import pandas as pd
 import torch
 import transformers
 from tqdm.auto import tqdm
 
-from ecwidth.catalog import catalog_entry, catalog_names
+from ecwidth.catalog import catalog_names
+from ecwidth.configs import ModelSpec, name_models, resolve_spec
+from ecwidth.adapter import find_adapter
 from ecwidth.devices import resolve_device
-from ecwidth.errors import EcwidthError
+from ecwidth.errors import EcwidthError, UnsupportedOptionError
 from ecwidth.measure import MeasureResult, measure
 from ecwidth.memory import peak_memory
+from ecwidth.runtime import RuntimeOptions
 from ecwidth.table import WidthRow, WidthTable
 
 COST_COLUMNS = ("model", "build_s", "encode_s", "total_s", "peak_rss_bytes", "peak_cuda_bytes")
@@ -39,6 +43,7 @@ def rows_from_result(result: MeasureResult, *, measured_at: str) -> list[WidthRo
         WidthRow(
             model=result.model,
             modality=modality,
+            options=dict(result.options),
             encoder_width=width,
             lm_hidden_size=result.lm_hidden_size,
             width_ratio=width / result.lm_hidden_size,
@@ -59,43 +64,91 @@ def rows_from_result(result: MeasureResult, *, measured_at: str) -> list[WidthRo
     ]
 
 
+def check_options(model: Any, *, video_pruning_rate: float = 0.0) -> None:
+    """Refuse, before anything is built, a model whose engine class does not take an option that is set.
+
+    ``model`` is anything ``resolve_spec`` takes. A model with no multimodal
+    encoder passes: it measures ``{}`` whatever the options.
+
+    Raises:
+        UnsupportedOptionError: Names the option and the model types that take it, or the value is out of range.
+        ConfigError: The config cannot be used.
+    """
+    spec = resolve_spec(model)
+    adapter = find_adapter(spec.model_type)
+    if adapter is not None:
+        adapter.check_options(spec.config, RuntimeOptions(video_pruning_rate=video_pruning_rate))
+
+
+def takes_options(model: Any, *, video_pruning_rate: float = 0.0) -> bool:
+    """Whether ``check_options`` passes: the catalog models a survey with these options measures."""
+    try:
+        check_options(model, video_pruning_rate=video_pruning_rate)
+    except UnsupportedOptionError:
+        return False
+    return True
+
+
 @dataclass
 class Survey:
-    """A survey's width table, its own cost per model, and the models that failed."""
+    """A survey's width table, its own cost per model, the models that failed, and the catalog models left out.
+
+    ``skipped`` lists, with an option set and no models named, the catalog
+    models whose engine class does not take it.
+    """
 
     table: WidthTable
     costs: pd.DataFrame
     failures: dict[str, str] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
 
 
 def survey(
-    models: Iterable[str] | None = None,
+    models: Iterable[str | ModelSpec] | Mapping[str, Any] | None = None,
     *,
     device: str = "auto",
     dtype: str = "auto",
     dummy: str = "minimal",
     progress: bool = True,
+    video_pruning_rate: float = 0.0,
 ) -> Survey:
-    """Measure each named catalog model (all of them by default).
+    """Measure each model (the whole catalog by default).
+
+    ``models`` is a list of anything ``resolve_spec`` takes (catalog names, hub
+    ids, checkpoint folders, config files), each row named after what was
+    given; or a mapping ``{row name: model}``.
+
+    ``video_pruning_rate`` is the engine's option (0: off), set on every
+    measurement and recorded in every row. With it set, the whole catalog means
+    the catalog models whose engine class takes it (the rest are listed in
+    ``skipped``); a named model that does not take it is an error.
 
     A model that fails is recorded in ``failures`` with its error, never
     silently dropped; the others are still measured.
 
     Raises:
-        ConfigError: A name is not in the catalog (checked before any work starts).
+        ConfigError: A model cannot be found, or two get one name (checked before any work starts).
+        UnsupportedOptionError: A named model does not take an option that is set (checked before any work
+            starts), or the value is out of range.
         ValueError: The device or dtype is unknown.
     """
+    options = RuntimeOptions(video_pruning_rate=video_pruning_rate)
     torch_device = resolve_device(device)
-    names = catalog_names() if models is None else list(models)
-    for name in names:
-        catalog_entry(name)
+    named = name_models(catalog_names() if models is None else models)
+    skipped = []
+    if options.set_options() and models is None:
+        skipped = [name for name, model in named.items() if not takes_options(model, **options.set_options())]
+        named = {name: model for name, model in named.items() if name not in skipped}
+    elif options.set_options():
+        for model in named.values():
+            check_options(model, video_pruning_rate=video_pruning_rate)
     rows: list[WidthRow] = []
     costs: list[dict[str, object]] = []
     failures: dict[str, str] = {}
-    bar = tqdm(names, desc="ecwidth survey", unit="model", disable=not progress)
+    bar = tqdm(named.items(), desc="ecwidth survey", unit="model", disable=not progress)
     caller_froze = gc.get_freeze_count() > 0
     try:
-        for name in bar:
+        for name, model in bar:
             bar.set_postfix_str(name)
             # Models are freed by reference counting; the gc.collect in measure() only
             # catches cycles a family might leave. A full collection walks every object
@@ -105,7 +158,10 @@ def survey(
             started = time.perf_counter()
             try:
                 with peak_memory(torch_device) as peak:
-                    result = measure(name, device=torch_device, dtype=dtype, dummy=dummy)
+                    result = measure(
+                        resolve_spec(model, name=name), device=torch_device, dtype=dtype, dummy=dummy,
+                        video_pruning_rate=video_pruning_rate,
+                    )  # fmt: skip
             except EcwidthError as error:
                 failures[name] = str(error)
                 continue
@@ -124,4 +180,5 @@ def survey(
     finally:
         if not caller_froze:  # leave a caller's own gc.freeze() in place
             gc.unfreeze()
-    return Survey(WidthTable(rows), pd.DataFrame(costs, columns=COST_COLUMNS), failures)
+    return Survey(WidthTable(rows), pd.DataFrame(costs, columns=COST_COLUMNS), failures, skipped)
+

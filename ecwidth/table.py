@@ -16,7 +16,7 @@ import math
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_type_hints
@@ -25,25 +25,32 @@ from ecwidth.atomic import write_text_atomic
 from ecwidth.strict_json import StrictJSONError, loads_strict
 from ecwidth.errors import TableError
 from ecwidth.reconcile import get_width
+from ecwidth.runtime import describe_options, recorded_options
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where a frame is made: lookups and exports stay quick
 
-SCHEMA_VERSION = 1
+#: 2 added ``options``; schema 1 tables (no options column) still read, as measured with the engine's defaults.
+SCHEMA_VERSION = 2
+READABLE_SCHEMA_VERSIONS = (1, 2)
 
 
 @dataclass(frozen=True)
 class WidthRow:
-    """One (model, modality) width and how it was obtained.
+    """One (model, modality, options) width and how it was obtained.
 
     The field order is the stable column order of every exported table.
-    ``source`` is ``"measured"`` or ``"predicted"``; ``dummy`` is the dummy item
-    size used to measure (``"minimal"``/``"profile"``), ``"none"`` for
-    predicted rows. Rows are validated when they enter a ``WidthTable``.
+    ``options`` are the engine's runtime options the width was measured with,
+    only those set away from the default (``{}``: the engine's defaults;
+    ``{"video_pruning_rate": 0.5}``: video pruning on), so one model can hold
+    rows for several settings. ``source`` is ``"measured"`` or ``"predicted"``;
+    ``dummy`` is the dummy item size used to measure (``"minimal"``/``"profile"``),
+    ``"none"`` for predicted rows. Rows are validated when they enter a ``WidthTable``.
     """
 
     model: str
     modality: str
+    options: dict[str, Any] = field(hash=False)  # a dict: hashing a row skips it
     encoder_width: int
     lm_hidden_size: int
     width_ratio: float
@@ -62,6 +69,8 @@ class WidthRow:
 
 
 COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(WidthRow))
+#: The columns of a schema 1 table, written before rows recorded their options.
+SCHEMA_1_COLUMNS: tuple[str, ...] = tuple(column for column in COLUMNS if column != "options")
 
 _TYPES: dict[str, type] = get_type_hints(WidthRow)
 #: No encoder ships rows this wide; a larger width is a typo or a corrupted file.
@@ -72,7 +81,7 @@ _NON_EMPTY = ("model", "modality")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _CSV_INT = re.compile(r"-?[0-9]+")
 _MARKDOWN_COLUMNS = (
-    "model", "modality", "encoder_width", "lm_hidden_size", "width_ratio", "deepstack_levels",
+    "model", "modality", "options", "encoder_width", "lm_hidden_size", "width_ratio", "deepstack_levels",
     "source", "predicted_width", "matches_prediction", "dummy", "device", "dtype",
 )  # fmt: skip
 
@@ -91,6 +100,8 @@ def _where(prefix: str, index: int, row: object, line: int | None = None) -> str
     parts = [f"line {line}"] if line is not None else []
     if isinstance(row, Mapping):
         parts += [f"{key}={_show(row[key])}" for key in ("model", "modality") if key in row]
+        if isinstance(row.get("options"), Mapping) and row["options"]:
+            parts.append(f"options={_show(row['options'])}")
     detail = f" ({', '.join(parts)})" if parts else ""
     return f"{prefix}row {index}{detail}"
 
@@ -98,6 +109,8 @@ def _where(prefix: str, index: int, row: object, line: int | None = None) -> str
 def _value_problem(column: str, value: Any) -> str | None:
     """What is wrong with ``value`` in ``column``, or None when it is valid."""
     kind = _TYPES[column]
+    if column == "options":
+        return _options_problem(value)
     if kind is int:
         minimum = _MIN_INT[column]
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
@@ -123,6 +136,33 @@ def _value_problem(column: str, value: Any) -> str | None:
     elif column == "measured_at" and not _is_utc_timestamp(value):
         return f"measured_at must be an ISO-8601 UTC time such as '2026-01-31T12:00:00+00:00', got {_show(value)}"
     return None
+
+
+def _options_problem(value: Any) -> str | None:
+    if not isinstance(value, Mapping):
+        return (
+            f"options must be an object of runtime option name to value ({{}}: the engine's defaults), "
+            f"got {_show(value)}"
+        )
+    try:
+        recorded_options(value)
+    except ValueError as error:
+        return f"options: {error}"
+    return None
+
+
+def _options_key(options: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """Options as a sortable, comparable part of a row's key."""
+    return tuple(sorted(options.items()))
+
+
+def _key(row: WidthRow) -> tuple[str, str, tuple[tuple[str, Any], ...]]:
+    """What identifies a row: (model, modality, options)."""
+    return row.model, row.modality, _options_key(row.options)
+
+
+def _describe_key(row: WidthRow) -> str:
+    return f"model={row.model!r}, modality={row.modality!r}, options={describe_options(row.options)}"
 
 
 def _is_utc_timestamp(text: str) -> bool:
@@ -177,19 +217,34 @@ def _validate_row(mapping: object, where: str) -> WidthRow:
         raise TableError(f"{where}: {'; '.join(problems)}")
     values = {column: mapping[column] for column in COLUMNS}
     values["width_ratio"] = float(values["width_ratio"])
+    values["options"] = recorded_options(values["options"])
     return WidthRow(**values)
 
 
+def _from_schema_1(row: object) -> object:
+    """A schema 1 row as today's: rows then had no options column and were measured with the engine's defaults."""
+    if isinstance(row, Mapping) and "options" not in row:
+        return {**row, "options": {}}
+    return row  # not a row, or one with a column schema 1 lacks: validation names it
+
+
 def _format_cell(value: object) -> str:
-    """A cell as JSON writes it: true/false, shortest exact float, plain int and str."""
+    """A cell as JSON writes it: true/false, shortest exact float, plain int and str, options as a JSON object."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, Mapping):
+        return json.dumps(value, sort_keys=True, allow_nan=False)
     return repr(value) if isinstance(value, float) else str(value)
 
 
 def _parse_cell(column: str, text: str) -> object:
     """A CSV cell back to its column's type; unparsable text stays text for validation to report."""
     kind = _TYPES[column]
+    if column == "options":
+        try:
+            return loads_strict(text)
+        except StrictJSONError:  # validation reports the text
+            return text
     try:
         if kind is int and _CSV_INT.fullmatch(text):
             return int(text)
@@ -202,8 +257,10 @@ def _parse_cell(column: str, text: str) -> object:
     return text
 
 
-def _markdown_cell(value: object) -> str:
-    return _format_cell(value).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+def _markdown_cell(row: WidthRow, column: str) -> str:
+    value = getattr(row, column)
+    text = describe_options(value) if column == "options" else _format_cell(value)
+    return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
 def _read_text(path: Path, kind: str) -> str:
@@ -217,10 +274,12 @@ def _read_text(path: Path, kind: str) -> str:
 
 
 class WidthTable:
-    """An immutable set of ``WidthRow`` with at most one row per (model, modality).
+    """An immutable set of ``WidthRow`` with at most one row per (model, modality, options).
 
-    Rows are kept sorted by (model, modality), so two tables with the same rows
-    are equal whatever order they were given in.
+    Rows are kept sorted by (model, modality, options), so two tables with the
+    same rows are equal whatever order they were given in. Lookups and producer
+    configs are for one setting of the runtime options, the engine's defaults
+    unless ``video_pruning_rate`` says otherwise.
     """
 
     def __init__(self, rows: Iterable[WidthRow]) -> None:
@@ -228,7 +287,7 @@ class WidthTable:
 
         Raises:
             TableError: A row is not a valid ``WidthRow`` (names the row), or two
-                rows share a (model, modality) (names every duplicate and where).
+                rows share a (model, modality, options) (names every duplicate and where).
         """
         checked = []
         for index, row in enumerate(rows):
@@ -236,20 +295,20 @@ class WidthTable:
                 raise TableError(f"row {index}: expected a WidthRow, got {type(row).__name__} {_show(row)}")
             values = asdict(row)
             checked.append(_validate_row(values, _where("", index, values)))
-        seen: dict[tuple[str, str], list[int]] = {}
+        seen: dict[tuple, list[int]] = {}
         for index, row in enumerate(checked):
-            seen.setdefault((row.model, row.modality), []).append(index)
-        duplicates = [f"model={m!r}, modality={mo!r} at rows {at}" for (m, mo), at in seen.items() if len(at) > 1]
+            seen.setdefault(_key(row), []).append(index)
+        duplicates = [f"{_describe_key(checked[at[0]])} at rows {at}" for at in seen.values() if len(at) > 1]
         if duplicates:
             raise TableError(
-                f"duplicate rows for the same (model, modality): {'; '.join(duplicates)}. "
-                "Keep one row per pair (WidthTable.merge resolves two tables)."
+                f"duplicate rows for the same (model, modality, options): {'; '.join(duplicates)}. "
+                "Keep one row per key (WidthTable.merge resolves two tables)."
             )
-        self._rows = tuple(sorted(checked, key=lambda row: (row.model, row.modality)))
+        self._rows = tuple(sorted(checked, key=_key))
 
     @property
     def rows(self) -> tuple[WidthRow, ...]:
-        """The rows, sorted by (model, modality)."""
+        """The rows, sorted by (model, modality, options)."""
         return self._rows
 
     def __len__(self) -> int:
@@ -270,48 +329,77 @@ class WidthTable:
         """The model names in the table, sorted, each once."""
         return sorted({row.model for row in self._rows})
 
-    def for_model(self, model: str) -> WidthTable:
-        """The table restricted to one model's rows.
+    def for_model(self, model: str, *, video_pruning_rate: float | None = None) -> WidthTable:
+        """The table restricted to one model's rows: every setting, or the one ``video_pruning_rate`` names.
 
         Raises:
-            TableError: ``model`` has no rows; lists the models in the table.
+            TableError: ``model`` has no rows (lists the models in the table), or
+                none measured with that setting (lists the settings it has).
         """
         rows = [row for row in self._rows if row.model == model]
         if not rows:
             raise TableError(f"model {model!r} is not in the width table; models in the table: {self.models()}")
-        return WidthTable(rows)
+        table = WidthTable(rows)
+        return table if video_pruning_rate is None else table.with_options(video_pruning_rate=video_pruning_rate)
+
+    def with_options(self, *, video_pruning_rate: float) -> WidthTable:
+        """The rows measured with one setting of the runtime options (``video_pruning_rate`` 0: off).
+
+        Raises:
+            TableError: No row has that setting; lists the settings there are.
+            UnsupportedOptionError: ``video_pruning_rate`` is out of range.
+        """
+        options = recorded_options({"video_pruning_rate": video_pruning_rate})
+        chosen = [row for row in self._rows if row.options == options]
+        if not chosen:
+            models = self.models()
+            scope = f"model {models[0]!r}" if len(models) == 1 else "the width table"
+            settings = "; ".join(sorted({describe_options(row.options) for row in self._rows})) or "none (no rows)"
+            raise TableError(
+                f"{scope} has no rows measured with {describe_options(options)}; its rows were measured with: "
+                f"{settings}. Pick one of those (--video-pruning-rate), or measure this setting."
+            )
+        return WidthTable(chosen)
 
     def to_frame(self) -> pd.DataFrame:
-        """The rows as a DataFrame with exactly ``COLUMNS``, sorted by (model, modality)."""
+        """The rows as a DataFrame with exactly ``COLUMNS``, sorted by (model, modality, options)."""
         import pandas as pd
 
         return pd.DataFrame([asdict(row) for row in self._rows], columns=list(COLUMNS))
 
-    def widths(self, model: str) -> dict[str, int]:
-        """``{modality: encoder_width}`` for one model.
+    def widths(self, model: str, *, video_pruning_rate: float = 0.0) -> dict[str, int]:
+        """``{modality: encoder_width}`` for one model, measured with ``video_pruning_rate`` (0: off, the default).
 
         Raises:
-            TableError: ``model`` is not in the table; lists the models in the table.
+            TableError: ``model`` is not in the table, or has no rows with that setting (see ``for_model``).
+            UnsupportedOptionError: ``video_pruning_rate`` is out of range.
         """
-        return {row.modality: row.encoder_width for row in self.for_model(model)}
+        rows = self.for_model(model, video_pruning_rate=video_pruning_rate)
+        return {row.modality: row.encoder_width for row in rows}
 
-    def width(self, model: str, modality: str) -> int:
-        """The encoder output width of one model's modality.
+    def width(self, model: str, modality: str, *, video_pruning_rate: float = 0.0) -> int:
+        """The encoder output width of one model's modality, measured with ``video_pruning_rate`` (0: off).
 
         Raises:
-            TableError: ``model`` is not in the table; lists the models in the table.
+            TableError: ``model`` is not in the table, or has no rows with that setting (see ``for_model``).
             MissingWidthError: ``modality`` has no row for ``model``; lists the ones that do.
+            UnsupportedOptionError: ``video_pruning_rate`` is out of range.
         """
-        return get_width(self.widths(model), modality)
+        return get_width(self.widths(model, video_pruning_rate=video_pruning_rate), modality)
 
-    def producer_config(self, model: str) -> dict[str, dict[str, int]]:
+    def producer_config(self, model: str, *, video_pruning_rate: float = 0.0) -> dict[str, dict[str, int]]:
         """The EC producer field serving engines keep: ``{"mm_encoder_output_widths": {...}}``.
 
+        A producer runs with one setting, so the config is for the rows measured
+        with ``video_pruning_rate`` (0: off, the engine's default).
+
         Raises:
-            TableError: ``model`` is not in the table, or any of its rows is
-                predicted: a producer's transfer buffers must not be sized from a guess.
+            TableError: ``model`` is not in the table or has no rows with that
+                setting, or any of its rows is predicted: a producer's transfer
+                buffers must not be sized from a guess.
+            UnsupportedOptionError: ``video_pruning_rate`` is out of range.
         """
-        rows = self.for_model(model).rows
+        rows = self.for_model(model, video_pruning_rate=video_pruning_rate).rows
         predicted = [row.modality for row in rows if row.source == "predicted"]
         if predicted:
             raise TableError(
@@ -321,32 +409,34 @@ class WidthTable:
             )
         return {"mm_encoder_output_widths": {row.modality: row.encoder_width for row in rows}}
 
-    def render_producer_config(self, model: str) -> str:
+    def render_producer_config(self, model: str, *, video_pruning_rate: float = 0.0) -> str:
         """The JSON text of one model's producer config file, as ``ecwidth export`` and the notebooks write it.
 
         Raises:
-            TableError: As ``producer_config``.
+            TableError, UnsupportedOptionError: As ``producer_config``.
         """
-        return json.dumps(self.producer_config(model), indent=2, sort_keys=True) + "\n"
+        config = self.producer_config(model, video_pruning_rate=video_pruning_rate)
+        return json.dumps(config, indent=2, sort_keys=True) + "\n"
 
     def merge(self, other: WidthTable, *, overwrite: bool = False) -> WidthTable:
         """A new table with the rows of both; no row is ever dropped silently.
 
-        A (model, modality) in both tables with different ``encoder_width`` is a
-        conflict. With ``overwrite``, ``other``'s row replaces ours for every
-        shared pair (conflicting or not); without it, shared pairs with equal
-        widths keep our row (provenance included) and any conflict is an error.
+        Rows are matched by (model, modality, options): a width with pruning on
+        never conflicts with the same model's width with it off. A key in both
+        tables with different ``encoder_width`` is a conflict. With
+        ``overwrite``, ``other``'s row replaces ours for every shared key
+        (conflicting or not); without it, shared keys with equal widths keep
+        our row (provenance included) and any conflict is an error.
 
         Raises:
             TableError: Without ``overwrite``, the tables conflict; names every
-                conflicting (model, modality) and both widths.
+                conflicting (model, modality, options) and both widths.
         """
-        merged = {(row.model, row.modality): row for row in self._rows}
+        merged = {_key(row): row for row in self._rows}
         conflicts = [
-            f"model={row.model!r}, modality={row.modality!r}: "
-            f"{merged[key].encoder_width} here, {row.encoder_width} in the other table"
+            f"{_describe_key(row)}: {merged[key].encoder_width} here, {row.encoder_width} in the other table"
             for row in other
-            if (key := (row.model, row.modality)) in merged and merged[key].encoder_width != row.encoder_width
+            if (key := _key(row)) in merged and merged[key].encoder_width != row.encoder_width
         ]
         if conflicts and not overwrite:
             raise TableError(
@@ -354,7 +444,7 @@ class WidthTable:
                 "Re-measure to find out which is right, or merge with overwrite=True to take the other table's rows."
             )
         for row in other:
-            key = (row.model, row.modality)
+            key = _key(row)
             if overwrite or key not in merged:
                 merged[key] = row
         return WidthTable(merged.values())
@@ -377,21 +467,24 @@ class WidthTable:
         return buffer.getvalue()
 
     def render_markdown(self) -> str:
-        """A pipe table for people; the JSON and CSV files carry the full provenance."""
-        numeric = {column for column in _MARKDOWN_COLUMNS if _TYPES[column] in (int, float)}
+        """A pipe table for people; the JSON and CSV files carry the full provenance.
+
+        The options column appears once a row was measured with an option set,
+        so a table of engine defaults reads as it did before rows had options.
+        """
+        with_options = any(row.options for row in self._rows)
+        columns = [column for column in _MARKDOWN_COLUMNS if with_options or column != "options"]
+        numeric = {column for column in columns if _TYPES[column] in (int, float)}
         lines = [
             "# Encoder output widths",
             "",
             f"{len(self)} row(s) over {len(self.models())} model(s). encoder_width is the last dim of the "
             "per-item embeddings an EC producer ships; versions, time and config hash are in the .json/.csv.",
             "",
-            "| " + " | ".join(_MARKDOWN_COLUMNS) + " |",
-            "|" + "|".join("---:" if column in numeric else "---" for column in _MARKDOWN_COLUMNS) + "|",
+            "| " + " | ".join(columns) + " |",
+            "|" + "|".join("---:" if column in numeric else "---" for column in columns) + "|",
         ]
-        lines += [
-            "| " + " | ".join(_markdown_cell(getattr(row, column)) for column in _MARKDOWN_COLUMNS) + " |"
-            for row in self._rows
-        ]
+        lines += ["| " + " | ".join(_markdown_cell(row, column) for column in columns) + " |" for row in self._rows]
         return "\n".join(lines) + "\n"
 
     def to_json(self, path: str | os.PathLike[str]) -> None:
@@ -442,7 +535,9 @@ class WidthTable:
 
         Raises:
             TableError: The file is unreadable, not JSON (or truncated), not a
-                schema_version 1 table, or holds an invalid or duplicate row;
+                table of a schema this ecwidth reads (``READABLE_SCHEMA_VERSIONS``;
+                schema 1 rows read as measured with the engine's defaults), or
+                holds an invalid or duplicate row;
                 the message names the file, and the row where there is one.
         """
         path = Path(path)
@@ -463,14 +558,17 @@ class WidthTable:
         if "schema_version" not in document:
             raise TableError(f"{path}: no schema_version; expected {SCHEMA_VERSION}. Re-export the table.")
         version = document["schema_version"]
-        if isinstance(version, bool) or version != SCHEMA_VERSION:
+        if isinstance(version, bool) or version not in READABLE_SCHEMA_VERSIONS:
             raise TableError(
                 f"{path}: schema_version is {_show(version)}, but this ecwidth reads schema_version "
-                f"{SCHEMA_VERSION}. Re-export the table with this ecwidth, or use the ecwidth that wrote it."
+                f"{' or '.join(map(str, READABLE_SCHEMA_VERSIONS))}. "
+                "Re-export the table with this ecwidth, or use the ecwidth that wrote it."
             )
         rows = document.get("rows")
         if not isinstance(rows, list):
             raise TableError(f"{path}: 'rows' must be a list of row objects, got {_show(rows)}")
+        if version == 1:
+            rows = [_from_schema_1(row) for row in rows]
         checked = [_validate_row(row, _where(f"{path} ", index, row)) for index, row in enumerate(rows)]
         return cls._from_file(path, checked)
 
@@ -480,7 +578,8 @@ class WidthTable:
 
         Raises:
             TableError: The file is unreadable or malformed, its header is not
-                ``COLUMNS``, or a row is invalid or duplicated; the message
+                ``COLUMNS`` (or schema 1's ``SCHEMA_1_COLUMNS``, whose rows read as
+                measured with the engine's defaults), or a row is invalid or duplicated; the message
                 names the file, and the row and line where there is one.
         """
         path = Path(path)
@@ -489,7 +588,8 @@ class WidthTable:
             header = next(reader, None)
             if header is None:
                 raise TableError(f"{path}: empty file; a CSV width table starts with the header {','.join(COLUMNS)}")
-            if sorted(header) != sorted(COLUMNS):
+            schema_1 = sorted(header) == sorted(SCHEMA_1_COLUMNS)
+            if sorted(header) != sorted(COLUMNS) and not schema_1:
                 missing = [column for column in COLUMNS if column not in header]
                 extra = sorted({column for column in header if column not in COLUMNS or header.count(column) > 1})
                 raise TableError(
@@ -502,7 +602,7 @@ class WidthTable:
                 if len(record) != len(header):
                     raise TableError(f"{where}: {len(record)} cell(s), the header has {len(header)}; truncated file?")
                 row = {column: _parse_cell(column, text) for column, text in zip(header, record)}
-                checked.append(_validate_row(row, where))
+                checked.append(_validate_row(_from_schema_1(row) if schema_1 else row, where))
         except csv.Error as error:
             raise TableError(f"{path} line {reader.line_num}: malformed CSV ({error}); re-export the table.") from None
         return cls._from_file(path, checked)

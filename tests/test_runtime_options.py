@@ -85,3 +85,53 @@ def test_the_command_line_takes_the_engines_option_and_records_it(tmp_path, caps
     assert json.loads(capsys.readouterr().out)["predicted"] == measured["widths"]
     assert main(["predict", "--config", str(path), "--video-pruning-rate", "1.5"]) == 2
     assert "[0, 1)" in capsys.readouterr().err
+
+
+def test_survey_refuses_a_named_model_that_takes_no_pruning_before_any_work():
+    from ecwidth.survey import survey, takes_options
+
+    assert takes_options("qwen2-5-vl-7b-instruct", video_pruning_rate=0.5)
+    assert not takes_options("qwen2-vl-7b-instruct", video_pruning_rate=0.5)
+    assert takes_options("qwen2-vl-7b-instruct")  # nothing set: every model
+    with pytest.raises(UnsupportedOptionError, match="qwen2_vl does not take video_pruning_rate"):
+        survey(["qwen2-5-vl-7b-instruct", "qwen2-vl-7b-instruct"], device="cpu", video_pruning_rate=0.5, progress=False)
+
+
+def test_the_distributed_command_refuses_an_option_before_joining_any_group(monkeypatch, capsys):
+    import torch.distributed as dist
+
+    from ecwidth import distributed
+
+    monkeypatch.setenv("RANK", "0")
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    assert distributed.main(["--model", "qwen2-vl-7b-instruct", "--video-pruning-rate", "0.5"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("ecwidth.distributed: error:") and "video_pruning_rate" in error and "qwen2_5_vl" in error
+    assert not dist.is_initialized()
+    assert distributed.main(["--model", "qwen2-5-vl-7b-instruct", "--video-pruning-rate", "1.5"]) == 2
+    assert "[0, 1)" in capsys.readouterr().err
+
+
+def test_torchrun_measures_every_rank_with_the_option_and_records_it(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    config = tmp_path / "tiny-qwen3-vl" / "config.json"
+    config.parent.mkdir()
+    config.write_text(json.dumps(tiny_config("qwen3_vl")))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(repo), os.environ.get("PYTHONPATH")]))}
+    run = subprocess.run(
+        [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2",
+         "-m", "ecwidth.distributed", "--config", str(config), "--device", "cpu", "--json",
+         "--video-pruning-rate", "0.5"],
+        capture_output=True, text=True, env=env, cwd=repo, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    (printed,) = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+    assert printed["widths"] == measure(config, device="cpu", video_pruning_rate=0.5).widths
+    assert printed["widths"]["image"] == _deepstack_width(tiny_config("qwen3_vl")) + 5
+    assert printed["options"] == {"video_pruning_rate": 0.5}

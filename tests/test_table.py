@@ -23,6 +23,7 @@ def row(model: str = "toy-a", modality: str = "image", width: int = 64, **change
     base = WidthRow(
         model=model,
         modality=modality,
+        options={},
         encoder_width=width,
         lm_hidden_size=16,
         width_ratio=width / 16,
@@ -74,7 +75,7 @@ def good_row(**changes) -> dict:
 
 def test_column_order_is_stable():
     assert COLUMNS == (
-        "model", "modality", "encoder_width", "lm_hidden_size", "width_ratio", "deepstack_levels",
+        "model", "modality", "options", "encoder_width", "lm_hidden_size", "width_ratio", "deepstack_levels",
         "source", "predicted_width", "matches_prediction", "ecwidth_version", "torch_version",
         "transformers_version", "device", "dtype", "dummy", "measured_at", "config_sha256",
     )  # fmt: skip
@@ -95,7 +96,7 @@ def test_equality_ignores_input_order(table):
 
 
 def test_duplicate_rows_named():
-    with pytest.raises(TableError, match=r"model='toy-a', modality='image' at rows \[0, 2\]"):
+    with pytest.raises(TableError, match=r"model='toy-a', modality='image', options=engine defaults at rows \[0, 2\]"):
         WidthTable([row(), row("toy-a", "video"), row()])
 
 
@@ -153,8 +154,8 @@ def test_merge_names_every_conflict():
     with pytest.raises(TableError, match="conflict on 2 row") as caught:
         ours.merge(theirs)
     message = str(caught.value)
-    assert "modality='image': 64 here, 16 in the other table" in message
-    assert "modality='video': 64 here, 32 in the other table" in message
+    assert "modality='image', options=engine defaults: 64 here, 16 in the other table" in message
+    assert "modality='video', options=engine defaults: 64 here, 32 in the other table" in message
     assert "audio" not in message
 
 
@@ -197,7 +198,7 @@ def test_empty_table_round_trip(tmp_path):
 def test_json_layout(table, tmp_path):
     table.to_json(tmp_path / "t.json")
     document = json.loads((tmp_path / "t.json").read_text())
-    assert document["schema_version"] == 1
+    assert document["schema_version"] == 2
     assert document["columns"] == list(COLUMNS)
     assert list(document["rows"][0]) == list(COLUMNS)
 
@@ -229,7 +230,7 @@ def test_markdown(table, tmp_path):
          r"row 0 .*: deepstack_levels must be an int >= 0, got -1; source must be one of measured, predicted"),
         ([good_row(config_sha256="abc", measured_at="yesterday")], r"measured_at must be an ISO-8601 UTC.*config_sha256 must be 64 lowercase hex"),
         ([good_row(width_ratio=float("inf"))], r"row 0 .*: width_ratio must be a finite number"),
-        ([good_row(), good_row()], r"duplicate rows .*model='toy-a', modality='image' at rows \[0, 1\]"),
+        ([good_row(), good_row()], r"duplicate rows .*model='toy-a', modality='image', options=engine defaults at rows \[0, 1\]"),
         ([good_row(), ["toy-a", "image", 64]], r"row 1: a row must be an object .* got list"),
         ([{"model": {"nested": [[[["junk"]]]]}, "modality": None}], r"row 0 \(model=\{'nested'.*, modality=None\): missing column"),
     ],
@@ -268,7 +269,7 @@ def test_a_duplicated_key_is_refused(tmp_path):
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ('{"schema_version": 2, "rows": []}', "schema_version is 2, but this ecwidth reads schema_version 1"),
+        ('{"schema_version": 3, "rows": []}', "schema_version is 3, but this ecwidth reads schema_version 1 or 2"),
         ('{"schema_version": true, "rows": []}', "schema_version is True"),
         ('{"rows": []}', "no schema_version"),
         ('{"schema_version": 1, "rows": {}}', "'rows' must be a list"),
@@ -335,7 +336,7 @@ def test_from_csv_structure_errors(table, tmp_path):
         WidthTable.from_csv(path)
 
     path.write_text(table.render_csv()[:-70], encoding="utf-8")
-    with pytest.raises(TableError, match=rf"^{path} row 3 \(line 5.*\): 16 cell\(s\), the header has 17"):
+    with pytest.raises(TableError, match=rf"^{path} row 3 \(line 5.*\): 17 cell\(s\), the header has 18"):
         WidthTable.from_csv(path)
 
     path.write_text("", encoding="utf-8")

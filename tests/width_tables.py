@@ -14,7 +14,7 @@ STAMP = "2026-01-01T00:00:00+00:00"
 def toy_row(model: str, modality: str, width: int, *, lm_hidden_size: int = 16, **changes) -> WidthRow:
     """A measured row with made-up provenance, for models that are not in the catalog."""
     values = dict(
-        model=model, modality=modality, encoder_width=width, lm_hidden_size=lm_hidden_size,
+        model=model, modality=modality, options={}, encoder_width=width, lm_hidden_size=lm_hidden_size,
         width_ratio=width / lm_hidden_size, deepstack_levels=0, source="measured", predicted_width=width,
         matches_prediction=True, ecwidth_version="0.1.0", torch_version="2.13.0", transformers_version="5.24.0",
         device="cpu", dtype="float32", dummy="minimal", measured_at=STAMP, config_sha256="ab" * 32,
