@@ -4,10 +4,12 @@ Each expectation is written from the raw published config fields, the way a
 serving engine sizes the transfer, never from the adapter under test.
 """
 
+import json
+
 import pytest
 
 import ecwidth
-from ecwidth.catalog import catalog_entry
+from ecwidth.catalog import catalog_entry, catalog_names
 
 
 def _raw(name: str) -> dict:
@@ -41,3 +43,34 @@ def test_llama4_ships_the_text_width_not_projector_output_dim():
 @pytest.mark.parametrize("name", ["gemma-3-4b-it", "mistral-small-3-1-24b-instruct-2503"])
 def test_projector_families_ship_the_text_width(name):
     assert ecwidth.measure(name, device="cpu").widths == {"image": _raw(name)["text_config"]["hidden_size"]}
+
+
+@pytest.mark.parametrize("name", catalog_names())
+def test_every_catalog_entry_records_the_modalities_its_adapter_reads(name):
+    from ecwidth.adapter import find_adapter
+    from ecwidth.configs import resolve_spec
+
+    spec = resolve_spec(name)
+    assert catalog_entry(name).modalities == find_adapter(spec.model_type).config_modalities(spec.config)
+
+
+#: The compressed-tensors block of moonshotai/Kimi-K2.5's published config.json (text_config.quantization_config),
+#: as in the verbatim copy at ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/.
+KIMI_K2_5_QUANTIZATION = {
+    "config_groups": {"group_0": {
+        "input_activations": None, "output_activations": None, "targets": ["Linear"],
+        "weights": {"actorder": None, "block_structure": None, "dynamic": False, "group_size": 32, "num_bits": 4,
+                    "observer": "minmax", "observer_kwargs": {}, "strategy": "group", "symmetric": True, "type": "int"},
+    }},
+    "format": "pack-quantized",
+    "ignore": ["lm_head", "re:.*self_attn.*", "re:.*shared_experts.*", "re:.*mlp\\.(gate|up|gate_up|down)_proj.*"],
+    "kv_cache_scheme": None, "quant_method": "compressed-tensors", "quantization_status": "compressed",
+}  # fmt: skip
+
+
+def test_a_quantized_republication_measures_the_width_of_its_base(tmp_path):
+    raw = _raw("qwen3-vl-2b-instruct")
+    vision = raw["vision_config"]
+    width = vision["out_hidden_size"] * (1 + len(vision["deepstack_visual_indexes"]))
+    (tmp_path / "config.json").write_text(json.dumps({**raw, "quantization_config": KIMI_K2_5_QUANTIZATION}))
+    assert ecwidth.measure(tmp_path, device="cpu").widths == {"image": width, "video": width}
