@@ -303,6 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (argparse exits 2 itself on usage errors)."""
     args = build_parser().parse_args(argv)
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")  # its notes on published configs ask nothing of a user
     try:
         status = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at interpreter exit

@@ -25,7 +25,14 @@ from ecwidth.build import build_encoder
 from ecwidth.configs import ModelSpec, resolve_spec
 from ecwidth.deadline import check_timeout, deadline
 from ecwidth.devices import dtype_name, resolve_device, resolve_dtype
-from ecwidth.errors import ConfigError, EcwidthError, EncodeError, UnmeasurableError, UnsupportedOptionError
+from ecwidth.errors import (
+    ConfigError,
+    EcwidthError,
+    EncodeError,
+    NoTokenRuleError,
+    UnmeasurableError,
+    UnsupportedOptionError,
+)
 from ecwidth.predict import predict_widths
 from ecwidth.runtime import RuntimeOptions
 from ecwidth.shapes import known_products
@@ -33,6 +40,26 @@ from ecwidth.shapes import known_products
 
 class WidthMismatchWarning(UserWarning):
     """The measured width differs from the width predicted from the config."""
+
+
+class ProfileOnCPUWarning(UserWarning):
+    """A profile-sized item is about to be encoded on a CPU, which can take many minutes."""
+
+
+def _warn_profile_on_cpu(adapter: FamilyAdapter, spec: ModelSpec, modalities: Iterable[str] | None) -> None:
+    """Say up front how large the profile items are, before minutes of CPU time go into them."""
+    sizes = []
+    for modality in modalities or adapter.config_modalities(spec.config):
+        try:
+            sizes.append(f"{modality} {adapter.profile_tokens(spec.config, modality)} tokens")
+        except NoTokenRuleError:
+            sizes.append(f"{modality} of unknown size (no token rule for this family)")
+    warnings.warn(
+        f"{spec.name}: encoding profile items on the CPU ({', '.join(sizes)}) can take many minutes; "
+        "--dummy minimal gives the same width in well under a second",
+        ProfileOnCPUWarning,
+        stacklevel=3,
+    )
 
 
 def _adapter_of(model: nn.Module | None) -> FamilyAdapter | None:
@@ -286,6 +313,8 @@ def measure(
         result.lm_hidden_size = getattr(text_config, "hidden_size", None)
         return result
     result.lm_hidden_size = adapter.lm_hidden_size(spec.config)
+    if dummy == "profile" and torch_device.type == "cpu":
+        _warn_profile_on_cpu(adapter, spec, modalities)
     with deadline(timeout, spec.name, "building the encoder") as stages:
         started = time.perf_counter()
         built = _build(adapter, spec, torch_device, torch_dtype)

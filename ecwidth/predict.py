@@ -6,6 +6,7 @@ from typing import Any
 
 from ecwidth.adapter import find_adapter
 from ecwidth.configs import resolve_spec
+from ecwidth.errors import ConfigError
 from ecwidth.runtime import RuntimeOptions
 
 
@@ -17,16 +18,24 @@ def predict_widths(config: Any, *, video_pruning_rate: float = 0.0) -> dict[str,
     engine's option (0: off); the channels it adds come from the family's rule.
 
     Raises:
-        ConfigError, UnknownModelTypeError: The config cannot be used.
+        ConfigError, UnknownModelTypeError: The config cannot be used, or its fields give a width
+            that is not a positive integer.
         UnsupportedOptionError: The family does not take an option that is set.
     """
-    config = resolve_spec(config).config
+    spec = resolve_spec(config)
+    config = spec.config
     adapter = find_adapter(config.model_type)
     if adapter is None:
         return {}
     options = RuntimeOptions(video_pruning_rate=video_pruning_rate)
     adapter.check_options(config, options)
     predicted = adapter.predict(config)
-    if not options.set_options():
-        return predicted
-    return {m: w + adapter.option_channels(config, m, options) for m, w in predicted.items()}
+    if options.set_options():
+        predicted = {m: w + adapter.option_channels(config, m, options) for m, w in predicted.items()}
+    for modality, width in predicted.items():
+        if isinstance(width, bool) or not isinstance(width, int) or width < 1:
+            raise ConfigError(
+                f"{spec.source}: its fields give a {modality} width of {width!r}, not a positive integer; "
+                "check the fields the family's width comes from"
+            )
+    return predicted

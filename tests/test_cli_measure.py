@@ -122,7 +122,9 @@ def test_encoder_failure_names_the_modality(write_config, capsys, monkeypatch):
 
     monkeypatch.setattr(Qwen3VLAdapter, "encode", fail)
     assert main(["measure", "--config", str(write_config(tiny_qwen3_vl())), "--dummy", "profile"]) == 2
-    assert "'image'" in (err := _error(capsys)) and "--dummy minimal" in err
+    warning, error = capsys.readouterr().err.splitlines()
+    assert warning.startswith("ecwidth: warning: ") and "16384 tokens" in warning  # up front, before the work
+    assert error.startswith("ecwidth: error: ") and "'image'" in error and "--dummy minimal" in error
 
 
 def test_models_lists_the_catalog(capsys):
