@@ -54,6 +54,14 @@ def test_every_catalog_entry_records_the_modalities_its_adapter_reads(name):
     assert catalog_entry(name).modalities == find_adapter(spec.model_type).config_modalities(spec.config)
 
 
+@pytest.mark.parametrize("name", ["qwen3-5-27b", "qwen3-5-397b-a17b"])
+def test_qwen3_5_without_deepstack_ships_out_hidden_size(name):
+    vision = _raw(name)["vision_config"]
+    assert vision["deepstack_visual_indexes"] == []
+    width = vision["out_hidden_size"]
+    assert ecwidth.measure(name, device="cpu").widths == {"image": width, "video": width}
+
+
 #: The compressed-tensors block of moonshotai/Kimi-K2.5's published config.json (text_config.quantization_config),
 #: as in the verbatim copy at ai-dynamo/aiconfigurator aic-core/src/aiconfigurator_core/model_configs/.
 KIMI_K2_5_QUANTIZATION = {
