@@ -28,6 +28,7 @@ test: $(STAMP)
 
 # Regenerate the committed survey tables in tables/, through notebook 01 as they were made.
 tables: $(STAMP)
+	mkdir -p build/notebooks/01_width_survey
 	$(BIN)/papermill notebooks/01_width_survey.ipynb build/notebooks/01_width_survey/01_width_survey.ipynb \
 		-p table_dir tables
 
