@@ -218,6 +218,7 @@ def test_02_deepstack_packing(tmp_path, survey_run, measured):
     growth = pd.read_csv(folder / "deepstack_growth.csv")
     assert list(growth["levels"]) == [0, 3]
     assert list(growth["encoder_width"]) == [2048, 8192]  # measured on the variants
+    assert list(growth["width_pruning_on"] - growth["encoder_width"]) == [5, 5]  # Qwen3-VL's channels, every level
     assert growth["matches_formula"].all()
 
     item_costs = pd.read_csv(folder / "transfer_costs.csv")
@@ -235,8 +236,13 @@ def test_02_deepstack_packing(tmp_path, survey_run, measured):
 def test_03_sizing_rules(tmp_path, measured):
     folder = tmp_path / "03"
     book = run("03_sizing_rules", folder, models=MODELS)  # measures in the notebook itself
-    expected = {"rule_comparison.csv", "rule_matrix.csv", "rule_heatmap.png"}
+    expected = {"rule_comparison.csv", "rule_matrix.csv", "rule_heatmap.png", "pruning_comparison.csv"}
     assert {path.name for path in files_listed(book)} == expected
+    pruning = pd.read_csv(folder / "pruning_comparison.csv")  # both models take video pruning
+    assert set(pruning["options"]) == {"video_pruning_rate=0.5"} and set(pruning["model"]) == set(MODELS)
+    formula = pruning[pruning["rule"] == "out_hidden_size × (1 + DeepStack)"]
+    assert (formula["verdict"] == "under").all()  # the config cannot show the engine's channels
+    assert (pruning.loc[pruning["rule"] == "ecwidth prediction", "verdict"] == "exact").all()
 
     comparison = pd.read_csv(folder / "rule_comparison.csv")
     assert list(comparison.columns) == list(rules.COMPARISON_COLUMNS)

@@ -135,3 +135,21 @@ def test_torchrun_measures_every_rank_with_the_option_and_records_it(tmp_path):
     assert printed["widths"] == measure(config, device="cpu", video_pruning_rate=0.5).widths
     assert printed["widths"]["image"] == _deepstack_width(tiny_config("qwen3_vl")) + 5
     assert printed["options"] == {"video_pruning_rate": 0.5}
+
+
+def test_config_formulas_under_allocate_with_pruning_on_and_the_prediction_follows():
+    from ecwidth.study import rules
+    from ecwidth.survey import rows_from_result
+    from ecwidth.table import WidthTable
+
+    config = tiny_config("qwen3_vl")
+    result = measure(config, device="cpu", video_pruning_rate=0.5)
+    comparison = rules.compare_rules(
+        WidthTable(rows_from_result(result, measured_at="2026-01-01T00:00:00+00:00")), specs={result.model: config}
+    )
+    assert set(comparison["options"]) == {"video_pruning_rate=0.5"}
+    formula = comparison[comparison["rule"] == "out_hidden_size × (1 + DeepStack)"]
+    assert (formula["verdict"] == "under").all()
+    assert (formula["measured_width"] - formula["rule_width"] == 5).all()  # the engine's 5 channels, measured
+    assert (comparison.loc[comparison["rule"] == "ecwidth prediction", "verdict"] == "exact").all()
+    assert any("[video_pruning_rate=0.5]" in label for label in rules.rule_matrix(comparison).index)

@@ -20,7 +20,7 @@ from ecwidth.study.rules import VISION_MODALITIES, vision_out_hidden_size
 
 GROWTH_COLUMNS = (
     "model", "levels", "deepstack_visual_indexes", "modality", "encoder_width", "out_hidden_size",
-    "expected_width", "lm_hidden_size", "width_over_hidden", "build_s", "encode_s",
+    "expected_width", "width_pruning_on", "lm_hidden_size", "width_over_hidden", "build_s", "encode_s",
 )  # fmt: skip
 
 
@@ -75,17 +75,22 @@ def measure_growth(
     modalities: Iterable[str] | None = None,
     device: str = "auto",
     dtype: str = "auto",
+    video_pruning_rate: float = 0.0,
 ) -> pd.DataFrame:
     """Measure ``model`` (a DeepStack catalog model) rebuilt with each number of DeepStack ``levels``.
 
     ``expected_width`` is ``out_hidden_size × (1 + levels)`` for vision
     modalities, to be compared with the measured ``encoder_width``; it is NaN
-    for modalities the vision tower does not serve. Columns are ``GROWTH_COLUMNS``.
+    for modalities the vision tower does not serve. With ``video_pruning_rate``
+    above 0, each variant is measured again with video pruning on and
+    ``width_pruning_on`` holds that width beside the levels (NA otherwise): the
+    channels the engine appends come on top of every level. Columns are ``GROWTH_COLUMNS``.
 
     Raises:
         ConfigError: ``model`` is not a DeepStack catalog model.
         ValueError: A level count does not fit the vision depth.
         EncodeError: Encoding a variant failed.
+        UnsupportedOptionError: The family does not take video pruning, or ``video_pruning_rate`` is out of range.
     """
     from ecwidth.measure import measure
 
@@ -94,7 +99,13 @@ def measure_growth(
     for count in levels:
         rewritten = variant(raw, count)
         spec = resolve_spec(rewritten)
-        result = measure(spec, None if modalities is None else list(modalities), device=device, dtype=dtype)
+        chosen = None if modalities is None else list(modalities)
+        result = measure(spec, chosen, device=device, dtype=dtype)
+        pruned = (
+            measure(spec, chosen, device=device, dtype=dtype, video_pruning_rate=video_pruning_rate).widths
+            if video_pruning_rate > 0
+            else {}
+        )
         out = vision_out_hidden_size(spec)
         indexes = _vision_config(rewritten)["deepstack_visual_indexes"]
         for modality, width in sorted(result.widths.items()):
@@ -108,6 +119,7 @@ def measure_growth(
                     "encoder_width": width,
                     "out_hidden_size": out,
                     "expected_width": expected,
+                    "width_pruning_on": pruned.get(modality),
                     "lm_hidden_size": result.lm_hidden_size,
                     "width_over_hidden": width / result.lm_hidden_size,
                     "build_s": result.build_s,
@@ -116,4 +128,5 @@ def measure_growth(
             )
     frame = pd.DataFrame(records, columns=list(GROWTH_COLUMNS))
     frame["expected_width"] = frame["expected_width"].astype("Int64")
+    frame["width_pruning_on"] = frame["width_pruning_on"].astype("Int64")
     return frame

@@ -16,6 +16,12 @@ modality, returning an int, or ``None`` where the rule does not apply to that
 config. A rule that reads one config number gives the same width for every
 modality, exactly as a stack that keeps one width per model does.
 
+A rule reads the config alone, so it cannot see the engine's runtime
+options: with video pruning on, the Qwen2.5-VL and Qwen3-VL towers append
+position channels and every config formula falls a few channels short.
+``compare_with_pruning`` measures that case; only ecwidth's prediction, which
+takes the options, follows it.
+
 ``compare_rules`` puts every rule against measured widths. The sign of the
 error matters: a rule that under-allocates truncates or overruns the buffer
 (a crash, or silent corruption); one that over-allocates wastes memory.
@@ -33,6 +39,8 @@ import pandas as pd
 from ecwidth.adapter import find_adapter
 from ecwidth.configs import ModelSpec, resolve_spec
 from ecwidth.errors import TableError
+from ecwidth.predict import predict_widths
+from ecwidth.runtime import describe_options
 from ecwidth.table import WidthTable
 
 #: Modalities served by the vision tower (image and video share it in every family here).
@@ -50,7 +58,7 @@ CONSEQUENCES = {
 }
 
 COMPARISON_COLUMNS = (
-    "model", "modality", "deepstack_levels", "lm_hidden_size", "measured_width", "rule", "rule_width",
+    "model", "modality", "options", "deepstack_levels", "lm_hidden_size", "measured_width", "rule", "rule_width",
     "relative_error", "measured_over_rule", "verdict", "consequence",
 )  # fmt: skip
 
@@ -119,22 +127,26 @@ def projector_output_field(config: Any, modality: str | None = None) -> int | No
     return None
 
 
-def ecwidth_prediction(config: Any, modality: str | None = None) -> int | None:
-    """ecwidth's per-family prediction from the config (``adapter.predict``); ``None`` without an adapter."""
+def ecwidth_prediction(config: Any, modality: str | None = None, *, video_pruning_rate: float = 0.0) -> int | None:
+    """ecwidth's per-family prediction from the config and the runtime options; ``None`` without an adapter."""
     config = resolve_spec(config).config
-    adapter = find_adapter(getattr(config, "model_type", ""))
-    if adapter is None or modality is None:
+    if find_adapter(getattr(config, "model_type", "")) is None or modality is None:
         return None
-    return _positive_int(adapter.predict(config).get(modality))
+    return _positive_int(predict_widths(config, video_pruning_rate=video_pruning_rate).get(modality))
 
 
 @dataclass(frozen=True)
 class SizingRule:
-    """One way a serving stack sizes EC transfers: a name for tables and the function that applies it."""
+    """One way a serving stack sizes EC transfers: a name for tables and the function that applies it.
+
+    ``takes_options``: ``width`` also takes the row's runtime options as keywords;
+    the config formulas do not, which is what they miss with pruning on.
+    """
 
     name: str
     description: str
-    width: Callable[[Any, str | None], int | None]
+    width: Callable[..., int | None]
+    takes_options: bool = False
 
 
 RULES: tuple[SizingRule, ...] = (
@@ -148,7 +160,10 @@ RULES: tuple[SizingRule, ...] = (
     SizingRule(
         "projector output field", "projector_output_dim / audio output_dim, per modality", projector_output_field
     ),
-    SizingRule("ecwidth prediction", "ecwidth's per-family, per-modality prediction", ecwidth_prediction),
+    SizingRule(
+        "ecwidth prediction", "ecwidth's per-family, per-modality prediction, with the runtime options",
+        ecwidth_prediction, takes_options=True,
+    ),
 )
 RULE_NAMES: tuple[str, ...] = tuple(rule.name for rule in RULES)
 
@@ -187,7 +202,8 @@ def compare_rules(
 ) -> pd.DataFrame:
     """Every rule against every measured (model, modality) of ``table``, one row per pair and rule.
 
-    Columns are ``COMPARISON_COLUMNS``. ``specs`` maps a table model name to its
+    Columns are ``COMPARISON_COLUMNS``; ``options`` names the runtime options a
+    row was measured with ("engine defaults" when none). ``specs`` maps a table model name to its
     config (anything ``resolve_spec`` takes); catalog names resolve by themselves.
 
     Raises:
@@ -202,12 +218,14 @@ def compare_rules(
         if row.model not in resolved:
             resolved[row.model] = resolve_spec(specs.get(row.model, row.model))
         for rule in rules:
-            width = rule.width(resolved[row.model], row.modality)
+            options = row.options if rule.takes_options else {}
+            width = rule.width(resolved[row.model], row.modality, **options)
             error, factor, verdict = classify(width, row.encoder_width)
             records.append(
                 {
                     "model": row.model,
                     "modality": row.modality,
+                    "options": describe_options(row.options),
                     "deepstack_levels": row.deepstack_levels,
                     "lm_hidden_size": row.lm_hidden_size,
                     "measured_width": row.encoder_width,
@@ -224,10 +242,14 @@ def compare_rules(
     return frame
 
 
-def row_label(model: str, modalities: Iterable[str], deepstack_levels: int) -> str:
-    """``"qwen3-vl-8b-instruct (image, video) ◆DS×3"``: how the plots and matrices name a row."""
+def row_label(model: str, modalities: Iterable[str], deepstack_levels: int, options: str = "engine defaults") -> str:
+    """``"qwen3-vl-8b-instruct (image, video) ◆DS×3"``: how the plots and matrices name a row.
+
+    Rows measured with a runtime option set carry it: ``"... ◆DS×3 [video_pruning_rate=0.5]"``.
+    """
     mark = f" ◆DS×{deepstack_levels}" if deepstack_levels else ""
-    return f"{model} ({', '.join(modalities)}){mark}"
+    setting = f" [{options}]" if options != "engine defaults" else ""
+    return f"{model} ({', '.join(modalities)}){mark}{setting}"
 
 
 def rule_matrix(comparison: pd.DataFrame, *, value: str = "relative_error", collapse: bool = True) -> pd.DataFrame:
@@ -240,17 +262,17 @@ def rule_matrix(comparison: pd.DataFrame, *, value: str = "relative_error", coll
     rules = list(dict.fromkeys(comparison["rule"]))
     groups: dict[tuple, list[str]] = {}
     cells: dict[tuple, list[float]] = {}
-    for (model, modality), part in comparison.groupby(["model", "modality"], sort=False):
+    for (model, modality, options), part in comparison.groupby(["model", "modality", "options"], sort=False):
         part = part.set_index("rule").reindex(rules)
         levels = int(part["deepstack_levels"].dropna().iloc[0])
         measured = int(part["measured_width"].dropna().iloc[0])
         widths = tuple(-1 if pd.isna(w) else int(w) for w in part["rule_width"])
-        signature = (model, levels, measured) + (widths if collapse else (modality,))
+        signature = (model, levels, options, measured) + (widths if collapse else (modality,))
         groups.setdefault(signature, []).append(modality)
         cells[signature] = [float(v) for v in part[value]]
     matrix = pd.DataFrame(
         [cells[key] for key in groups],
-        index=[row_label(key[0], groups[key], int(key[1])) for key in groups],
+        index=[row_label(key[0], groups[key], int(key[1]), key[2]) for key in groups],
         columns=rules,
     )
     matrix.columns.name = "rule"
@@ -276,3 +298,39 @@ def misses(comparison: pd.DataFrame) -> pd.DataFrame:
     wrong["_size"] = -wrong["relative_error"].abs()
     return wrong.sort_values(["_order", "_size", "model", "modality"]).drop(columns=["_order", "_size"])
 
+
+
+def compare_with_pruning(
+    models: Any = "all",
+    *,
+    video_pruning_rate: float = 0.5,
+    device: str = "auto",
+    dtype: str = "auto",
+    progress: bool = True,
+    allow_failures: bool = False,
+) -> pd.DataFrame:
+    """The case "config formula, pruning on": every rule against widths measured with video pruning set.
+
+    Only the selected models whose engine class takes the option are measured
+    (``ecwidth.survey.takes_options``); the config formulas cannot see it, so
+    where the engine appends channels they under-allocate. Columns are
+    ``COMPARISON_COLUMNS``; no model takes the option: an empty frame.
+
+    Raises:
+        ConfigError: A model cannot be found (see ``ecwidth.study.notebook.select_models``).
+        UnsupportedOptionError: ``video_pruning_rate`` is out of range.
+        EcwidthError: Measuring failed for some model and ``allow_failures`` is off.
+    """
+    from ecwidth.study.notebook import check_survey, select_models
+    from ecwidth.survey import survey, takes_options
+
+    chosen = {
+        name: model
+        for name, model in select_models(models).items()
+        if takes_options(model, video_pruning_rate=video_pruning_rate)
+    }
+    if not chosen:
+        return compare_rules(WidthTable([]))
+    result = survey(chosen, device=device, dtype=dtype, progress=progress, video_pruning_rate=video_pruning_rate)
+    check_survey(result, allow_failures=allow_failures)
+    return compare_rules(result.table, specs=chosen)
