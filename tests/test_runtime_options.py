@@ -153,3 +153,14 @@ def test_config_formulas_under_allocate_with_pruning_on_and_the_prediction_follo
     assert (formula["measured_width"] - formula["rule_width"] == 5).all()  # the engine's 5 channels, measured
     assert (comparison.loc[comparison["rule"] == "ecwidth prediction", "verdict"] == "exact").all()
     assert any("[video_pruning_rate=0.5]" in label for label in rules.rule_matrix(comparison).index)
+
+
+@pytest.mark.parametrize(
+    "model_type, channels", [("exaone4_5", 4), ("cosmos3_omni", 5), ("qwen3_vl_moe", 5), ("glm4v_moe", 0)]
+)
+def test_subclassed_engine_classes_inherit_their_parents_pruning(model_type, channels):
+    """vLLM's EXAONE 4.5 and Cosmos3 subclass Qwen2.5-VL / Qwen3-VL; GLM-4V-MoE's flag adds nothing."""
+    config = tiny_config(model_type)
+    off = measure(config, device="cpu", dtype="float32")
+    on = measure(config, device="cpu", dtype="float32", video_pruning_rate=0.5)
+    assert on.widths == {m: w + channels for m, w in off.widths.items()} == on.predicted
