@@ -14,6 +14,7 @@ wherever it lives, and returns the results in worker-rank order.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from ecwidth.errors import EcwidthError
@@ -24,8 +25,8 @@ from ecwidth.reconcile import reconcile
 CollectiveRpc = Callable[[Callable[[Any], dict[str, int]]], Sequence[Mapping[str, int]]]
 
 
-def measure_on_worker(worker: Any) -> dict[str, int]:
-    """One worker's report: ``{}`` where it holds no encoder.
+def measure_on_worker(worker: Any, *, video_pruning_rate: float = 0.0) -> dict[str, int]:
+    """One worker's report, with the engine's runtime options: ``{}`` where it holds no encoder.
 
     Module-level so that a process pool can pickle it by reference.
 
@@ -38,7 +39,13 @@ def measure_on_worker(worker: Any) -> dict[str, int]:
             f"{type(worker).__name__} has no 'model' attribute: ecwidth measures worker.model, "
             "the model built on that worker (None where it holds no encoder)"
         )
-    return measure_widths(worker.model)
+    return measure_widths(worker.model, video_pruning_rate=video_pruning_rate)
+
+
+def engine_pruning_rate(config: Any) -> float:
+    """The engine's ``video_pruning_rate`` (``config.model_config.multimodal_config``; unset: 0, off)."""
+    multimodal = getattr(getattr(config, "model_config", None), "multimodal_config", None)
+    return float(getattr(multimodal, "video_pruning_rate", None) or 0.0)
 
 
 def record_producer_widths(config: Any, collective_rpc: CollectiveRpc) -> None:
@@ -47,8 +54,9 @@ def record_producer_widths(config: Any, collective_rpc: CollectiveRpc) -> None:
     Only an EC producer sizes transfers, so without an ``ec_transfer_config``,
     or where ``is_ec_producer`` is false, nothing runs: ``collective_rpc`` is
     not called. Otherwise ``mm_encoder_output_widths`` becomes the reconciled
-    ``{modality: width}``. Call after the model loads and before the KV cache
-    takes the memory budget.
+    ``{modality: width}``, measured with the engine's own video pruning setting
+    (``engine_pruning_rate``), since pruning adds channels. Call after the
+    model loads and before the KV cache takes the memory budget.
 
     Raises:
         NoEncoderError: No worker holds an encoder, so no width could be measured.
@@ -60,4 +68,5 @@ def record_producer_widths(config: Any, collective_rpc: CollectiveRpc) -> None:
     ec_config = getattr(config, "ec_transfer_config", None)
     if ec_config is None or not ec_config.is_ec_producer:
         return
-    ec_config.mm_encoder_output_widths = reconcile(collective_rpc(measure_on_worker))
+    measure = partial(measure_on_worker, video_pruning_rate=engine_pruning_rate(config))
+    ec_config.mm_encoder_output_widths = reconcile(collective_rpc(measure))

@@ -157,3 +157,13 @@ def test_only_a_producer_measures(config: SimpleNamespace) -> None:
 
 def test_measure_on_worker_reports_nothing_for_a_worker_without_encoder() -> None:
     assert measure_on_worker(SimpleNamespace(model=None)) == {}
+
+
+def test_the_engines_pruning_setting_is_measured_with(pool: FakeWorkerPool) -> None:
+    config = producer_config()
+    config.model_config = SimpleNamespace(multimodal_config=SimpleNamespace(video_pruning_rate=0.5))
+    record_producer_widths(config, pool.rpc("agree"))
+    vision = tiny_qwen3_vl(levels=2)["vision_config"]
+    channels = 5  # vLLM 0.32 qwen3_vl.py: 4 mrope positions and a flag channel, with pruning on
+    expected = vision["out_hidden_size"] * (1 + len(vision["deepstack_visual_indexes"])) + channels
+    assert config.ec_transfer_config.mm_encoder_output_widths == {"image": expected, "video": expected}
