@@ -1,0 +1,145 @@
+"""Nemotron-H Omni: RADIO vision with pixel shuffle and ``mlp1``, Parakeet audio with a projection, all to the text width.
+
+vLLM 0.32 serves the family with ``NemotronH_Nano_VL_V2``
+(``vllm/model_executor/models/nano_nemotron_vl.py``, also behind the
+``NemotronH_*_Omni_Reasoning_V3`` architecture keys). Its
+``embed_multimodal`` ships, per item:
+
+- image: RADIO features, pixel-shuffled by ``downsample_ratio``, through
+  ``mlp1`` (``RMSNorm``, ``vit_hidden_size / ratio²`` → ``projector_hidden_size``
+  → ``text_config.hidden_size``), viewed as ``[-1, text hidden]``
+  (``_process_image_input``);
+- audio: ``ProjectedParakeet``: the Parakeet encoder, then a projection to
+  ``llm_hidden_size`` = ``text_config.hidden_size``; the valid rows of each
+  clip (``_process_audio_input``);
+- video: the frames' ``mlp1`` output merged by ``_create_final_video_embeddings``
+  (~1352) into the text embeddings of the frame indicator and separator
+  tokens, which it takes from the language model's ``embed_tokens`` (~1409),
+  EVS or not. The width is still the text hidden size, but the item cannot be
+  built without the LM's real embedding table, so ecwidth's ``encode``
+  raises ``UnmeasurableError`` for video and ``predict`` answers alone. A
+  measurement covers image and audio only (``config_modalities``): the
+  shared ``measure`` stops at the first unmeasurable modality.
+
+Width: ``text_config.hidden_size`` for every modality; the projector widths
+(``projector_hidden_size``, ``audio_config.projection_hidden_size``) and the
+tower widths (``vit_hidden_size``, Parakeet ``hidden_size``) are not it.
+
+vLLM reads the remote-code schema (``vit_hidden_size``, ``sound_config``,
+``llm_config``), which transformers' ``NemotronH_Omni_Reasoning_V3_Config``
+also reads (and renames to ``vision_hidden_size``, ``audio_config``,
+``text_config``): ecwidth measures transformers'
+``NemotronH_Omni_Reasoning_V3``, whose ``get_image_features`` and
+``get_audio_features`` end in the same projections to the text width, as
+the engine's. Note that transformers 5.24 drops the checkpoint's
+``sound_config.model_type: parakeet`` from a copy it then discards, so such a
+config fails to load there; a config must name ``parakeet_encoder`` or omit it.
+
+Items: an image is flat RADIO patches with ``image_grid_hw``; the minimal
+one is a 2×2 patch grid (one token after the 0.5 pixel shuffle), the profile
+one a square tile of ``force_image_size`` (else the vision ``image_size``);
+vLLM's dummy size comes from the processor's dynamic-resolution settings,
+which the config alone does not give, so there is no token rule. Audio is a
+log-mel clip ``[1, frames, mel bins]`` with its mask; the minimal clip is one
+frame, the profile clip vLLM's ``MAX_AUDIO_LEN_S`` (10 minutes at 100 frames a
+second), capped at ``subsampling_factor`` frames a token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ecwidth.adapter import FamilyAdapter, register
+from ecwidth.errors import UnmeasurableError
+from ecwidth.items import ItemKind, MEL_FRAMES_PER_SECOND
+
+#: vLLM's longest audio clip (``MAX_AUDIO_LEN_S`` in ``nano_nemotron_vl.py``): the dummy it profiles.
+MAX_AUDIO_SECONDS = 10 * 60
+
+
+@dataclass(frozen=True)
+class RadioPatches(ItemKind):
+    """One image as flat patches ``[h × w, channels × patch²]`` and its ``image_grid_hw``."""
+
+    def make(self, config, modality, size, *, max_tokens, dtype, device):
+        import torch
+
+        vision = config.vision_config
+        unit = round(1 / config.downsample_ratio)  # patches a side of one token
+        if size == "minimal":
+            side = unit
+        else:
+            side = max(unit, (config.force_image_size or vision.image_size) // vision.patch_size // unit * unit)
+            while max_tokens is not None and side > unit and (side // unit) ** 2 > max_tokens:
+                side -= unit
+        patch_dim = vision.num_channels * vision.patch_size**2
+        return {
+            "pixel_values": torch.randn(side * side, patch_dim, dtype=dtype, device=device),
+            "image_grid_hw": torch.tensor([[side, side]], device=device),
+        }
+
+
+@dataclass(frozen=True)
+class ParakeetMel(ItemKind):
+    """A log-mel clip ``[1, frames, mel bins]`` and its frame mask."""
+
+    def make(self, config, modality, size, *, max_tokens, dtype, device):
+        import torch
+
+        audio = config.audio_config
+        frames = 1 if size == "minimal" else MAX_AUDIO_SECONDS * MEL_FRAMES_PER_SECOND
+        if max_tokens is not None:
+            frames = max(1, min(frames, max_tokens * audio.subsampling_factor))
+        return {
+            "input_features": torch.randn(1, frames, audio.num_mel_bins, dtype=dtype, device=device),
+            "input_features_mask": torch.ones(1, frames, dtype=torch.long, device=device),
+        }
+
+
+@dataclass(frozen=True)
+class IndicatorVideo(ItemKind):
+    """Video items embed indicator tokens with the LM's table: nothing to make without its weights."""
+
+    def make(self, config, modality, size, *, max_tokens, dtype, device):
+        return {}
+
+
+@register
+class NemotronHOmniAdapter(FamilyAdapter):
+    model_types = ("nemotron_h_omni",)
+    model_class = "NemotronH_Omni_Reasoning_V3"
+    required_fields = ("llm_config.hidden_size",)
+    items = {"image": RadioPatches(), "video": IndicatorVideo(), "audio": ParakeetMel()}
+    engine = (
+        "vllm NemotronH_Nano_VL_V2 (nano_nemotron_vl.py) on the remote-code schema: text_config.hidden_size "
+        "for image (mlp1), audio (ProjectedParakeet) and video, whose items mix in LM token embeddings; "
+        "agrees with transformers' NemotronH_Omni_Reasoning_V3"
+    )
+
+    def required_paths(self, raw: Any) -> tuple[str, ...]:
+        """The text width, under the released name (``llm_config``) or the one transformers saves."""
+        return ("text_config.hidden_size",) if "text_config" in raw else ("llm_config.hidden_size",)
+
+    def config_modalities(self, config: Any) -> tuple[str, ...]:
+        """The modalities a measurement encodes: video is left out, since its items cannot be built (``encode``).
+
+        ``ecwidth.measure`` encodes every modality listed here and stops at the
+        first ``UnmeasurableError``, so listing video would leave image and
+        audio unmeasured too; ``predict`` still answers for video.
+        """
+        return tuple(m for m in super().config_modalities(config) if m != "video")
+
+    def predict(self, config: Any) -> dict[str, int]:
+        width = self.lm_hidden_size(config)
+        accepted = super().config_modalities(config)
+        return {modality: width for modality in accepted}
+
+    def encode(self, model: Any, modality: str, item: dict[str, Any]) -> Any:
+        if modality == "video":
+            raise UnmeasurableError(
+                "nemotron_h_omni video items merge the text embeddings of frame indicator tokens from the "
+                "language model's embed_tokens into the frame features (vLLM _create_final_video_embeddings), "
+                "so they cannot be built without the LM's real weights; the predicted width is the text hidden size"
+            )
+        return super().encode(model, modality, item)

@@ -1,0 +1,46 @@
+"""Nemotron-H Omni at tiny scale: every modality ships the text width; video items cannot be built on a meta LM."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ecwidth.adapter import adapter_for
+from ecwidth.configs import resolve_spec
+from ecwidth.errors import UnmeasurableError
+from ecwidth.measure import measure
+from ecwidth.predict import predict_widths
+
+from building import built
+
+TINY = Path(__file__).parents[1] / "tiny" / "nemotron_h_omni.json"
+
+
+def tiny() -> dict:
+    return json.loads(TINY.read_text())
+
+
+def test_image_and_audio_ship_the_text_width_not_the_projector_or_tower_widths() -> None:
+    cfg = tiny()
+    text = cfg["llm_config"]["hidden_size"]
+    result = measure(cfg, device="cpu")
+    assert result.widths == {"image": text, "audio": text}
+    naive = {cfg["vit_hidden_size"], cfg["projector_hidden_size"], cfg["sound_config"]["hidden_size"],
+             cfg["sound_config"]["projection_hidden_size"]}
+    assert text not in naive
+
+
+def test_video_is_predicted_but_unmeasurable() -> None:
+    cfg = tiny()
+    assert predict_widths(cfg) == dict.fromkeys(("image", "video", "audio"), cfg["llm_config"]["hidden_size"])
+    adapter, model = built(cfg)
+    with pytest.raises(UnmeasurableError, match="embed_tokens"):
+        adapter.encode(model, "video", adapter.dummy_item(model, "video", "minimal"))
+
+
+def test_without_a_sound_config_there_is_no_audio() -> None:
+    cfg = tiny()
+    del cfg["sound_config"]
+    assert adapter_for("nemotron_h_omni").predict(resolve_spec(cfg).config) == dict.fromkeys(("image", "video"), 40)
