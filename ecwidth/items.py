@@ -81,6 +81,31 @@ def smart_resize(height: int, width: int, unit: int, min_pixels: int, max_pixels
     return h, w
 
 
+def video_smart_resize(
+    frames: int, height: int, width: int, *, temporal: int, unit: int, min_pixels: int, max_pixels: int
+) -> tuple[int, int]:
+    """Frame size after a video ``smart_resize`` whose pixel budget covers all frames together.
+
+    Qwen3-VL's video processor and GLM-4V's processors (where a lone image counts
+    as ``temporal`` frames) share this rule.
+    """
+    if height < unit or width < unit:
+        scale = max(unit / height, unit / width)
+        height, width = int(height * scale), int(width * scale)
+    h = round(height / unit) * unit
+    w = round(width / unit) * unit
+    volume = round(frames / temporal) * temporal * h * w
+    if volume > max_pixels:
+        beta = math.sqrt(frames * height * width / max_pixels)
+        h = max(unit, math.floor(height / beta / unit) * unit)
+        w = max(unit, math.floor(width / beta / unit) * unit)
+    elif volume < min_pixels:
+        beta = math.sqrt(min_pixels / (frames * height * width))
+        h = math.ceil(height * beta / unit) * unit
+        w = math.ceil(width * beta / unit) * unit
+    return h, w
+
+
 def most_tokens_grid(max_pixels: int, patch_size: int, merge_size: int) -> tuple[int, int]:
     """(h, w) patch grid of the image with the most tokens within ``max_pixels``, as vLLM profiles it.
 

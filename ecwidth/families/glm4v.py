@@ -47,33 +47,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ecwidth.adapter import FamilyAdapter, ItemSize, register
-from ecwidth.items import PatchGrid
+from ecwidth.items import PatchGrid, video_smart_resize
 
 #: transformers' Glm4vImageProcessor ``size`` (shortest_edge, longest_edge), both pixel areas.
 IMAGE_PIXELS = (112 * 112, 28 * 28 * 15000)
 #: transformers' Glm4vVideoProcessor ``size``.
 VIDEO_PIXELS = (112 * 112, 28 * 28 * 2 * 30000)
-
-
-def glm_smart_resize(
-    frames: int, height: int, width: int, *, temporal: int, unit: int, min_pixels: int, max_pixels: int
-) -> tuple[int, int]:
-    """(height, width) after GLM-4V's ``smart_resize``: the budget covers the padded frame count too."""
-    if height < unit or width < unit:
-        scale = max(unit / height, unit / width)
-        height, width = int(height * scale), int(width * scale)
-    h = round(height / unit) * unit
-    w = round(width / unit) * unit
-    t = round(frames / temporal) * temporal
-    if t * h * w > max_pixels:
-        beta = math.sqrt(frames * height * width / max_pixels)
-        h = max(unit, math.floor(height / beta / unit) * unit)
-        w = max(unit, math.floor(width / beta / unit) * unit)
-    elif t * h * w < min_pixels:
-        beta = math.sqrt(min_pixels / (frames * height * width))
-        h = math.ceil(height * beta / unit) * unit
-        w = math.ceil(width * beta / unit) * unit
-    return h, w
 
 
 @dataclass(frozen=True)
@@ -86,7 +65,7 @@ class GlmPatches(PatchGrid):
     def _resize(self, config: Any, frames: int, height: int, width: int, max_pixels: int) -> tuple[int, int]:
         vision = self.vision(config)
         temporal = vision.temporal_patch_size
-        return glm_smart_resize(
+        return video_smart_resize(
             max(frames, temporal), height, width, temporal=temporal,
             unit=vision.patch_size * vision.spatial_merge_size, min_pixels=self.pixels[0], max_pixels=max_pixels,
         )  # fmt: skip

@@ -50,7 +50,7 @@ from torch import nn
 
 from ecwidth.adapter import FamilyAdapter, ItemSize, register
 from ecwidth.build import construct_towers_off_meta
-from ecwidth.items import PatchGrid, most_tokens_grid
+from ecwidth.items import PatchGrid, most_tokens_grid, video_smart_resize
 from ecwidth.errors import UnsupportedOptionError
 from ecwidth.packing import append_channels, mrope_position_channels, pack_deepstack
 from ecwidth.runtime import RuntimeOptions
@@ -58,27 +58,6 @@ from ecwidth.runtime import RuntimeOptions
 # Published preprocessor_config.json / video_preprocessor_config.json of Qwen3-VL and Qwen3.5.
 IMAGE_PIXELS = (65536, 16777216)
 VIDEO_PIXELS = (4096, 25165824)
-
-
-def video_smart_resize(
-    frames: int, height: int, width: int, *, temporal: int, unit: int, min_pixels: int, max_pixels: int
-) -> tuple[int, int]:
-    """Frame size after Qwen3-VL's video processor, whose pixel budget covers all frames together."""
-    if height < unit or width < unit:
-        scale = max(unit / height, unit / width)
-        height, width = int(height * scale), int(width * scale)
-    h = round(height / unit) * unit
-    w = round(width / unit) * unit
-    volume = round(frames / temporal) * temporal * h * w
-    if volume > max_pixels:
-        beta = math.sqrt(frames * height * width / max_pixels)
-        h = max(unit, math.floor(height / beta / unit) * unit)
-        w = max(unit, math.floor(width / beta / unit) * unit)
-    elif volume < min_pixels:
-        beta = math.sqrt(min_pixels / (frames * height * width))
-        h = math.ceil(height * beta / unit) * unit
-        w = math.ceil(width * beta / unit) * unit
-    return h, w
 
 
 @dataclass(frozen=True)
