@@ -3,7 +3,8 @@
 DeepStack models pack several layers on the last dim, so a transfer sized
 from the LM ``hidden_size`` can be several times too small. ecwidth measures
 the real width per modality, reconciles per-rank reports, looks widths up
-with clear errors, and exports width tables that producer configs load.
+with clear errors, and exports width tables, the ``mm_encoder_output_widths``
+mapping a producer records, and buffer plans for connectors that pre-register memory.
 
 Importing ``ecwidth`` loads neither torch nor transformers: the names that
 need them (``measure``, ``predict_widths`` ...) are imported on first use, so

@@ -1,7 +1,7 @@
 """Replace a file's content all at once, or not at all.
 
-Width tables are committed results and producer configs are read by serving
-engines; a crash or a full disk halfway through a write must never leave a
+Width tables are committed results and exports are read by scripts and
+connectors; a crash or a full disk halfway through a write must never leave a
 truncated file where a good one was.
 """
 

@@ -29,9 +29,23 @@ from ecwidth.options import (
     add_timeout_option,
     model_spec,
 )
+from ecwidth.sizing import DEFAULT_BUFFER_BYTES, SERVING_DTYPES, parse_bytes, parse_item
 from ecwidth.table import WidthTable
 
-EXPORT_FORMATS = ("producer-json", "csv", "md")
+EXPORT_FORMATS = ("producer-json", "buffer-plan", "csv", "md")
+#: Who reads each export format, and how (checked against vLLM 0.32's source): ``export --help`` prints it.
+EXPORT_READERS = """formats, and who reads them:
+  producer-json  {"mm_encoder_output_widths": {modality: width}}, the mapping vLLM 0.32 records on its
+                 ECTransferConfig after measuring at EC producer startup. vLLM reads no such file: the
+                 field is init=False, filled by the engine, and --ec-transfer-config rejects it. Use it to
+                 check a deployment against what the engine will measure, or for stacks that size from config.
+  buffer-plan    per modality: width, serving dtype, bytes per token, max tokens and bytes per item. For a
+                 connector that pre-registers memory, and for choosing vLLM's ec_buffer_size (the pool the
+                 Mooncake connector registers) or ec_connector_extra_config.ec_cpu_bytes (the CPU
+                 connector's region) so they hold the largest item; no vLLM connector reads the file.
+                 Reads the model's config for its token rules, so --model must resolve as `ecwidth size
+                 MODEL` takes it; imports transformers and torch, unlike the other formats.
+  csv, md        the table for people (csv also for spreadsheets and scripts); ecwidth reads csv back."""
 #: Seconds ``ecwidth measure`` may build and encode: ample for any published model on a CPU.
 MEASURE_TIMEOUT_S = 900.0
 
@@ -65,13 +79,18 @@ def _cmd_export(args: argparse.Namespace) -> int:
             f"--output {args.output} is the input table itself; exporting over it would replace the record. "
             "Write to another path."
         )
+    if args.serving_dtype is not None and args.format != "buffer-plan":
+        raise EcwidthError(f"--serving-dtype prices a buffer plan; --format {args.format} has no bytes to price")
     table = WidthTable.read(args.table)
     model = None if args.model is None else _table_model(table, args.model)
-    if args.format == "producer-json":
+    if args.format in ("producer-json", "buffer-plan"):
         if model is None:
-            raise EcwidthError("--format producer-json needs --model: a producer config is sized for one model")
+            raise EcwidthError(f"--format {args.format} needs --model: it is sized for one model")
         rate = 0.0 if args.video_pruning_rate is None else args.video_pruning_rate
-        text = table.render_producer_config(model, video_pruning_rate=rate)
+        if args.format == "producer-json":
+            text = table.render_producer_config(model, video_pruning_rate=rate)
+        else:
+            text = _render_buffer_plan(table, model, rate, args.serving_dtype or "bfloat16")
     else:
         selected = _export_rows(table, model, args.video_pruning_rate)
         text = selected.render_csv() if args.format == "csv" else selected.render_markdown()
@@ -80,6 +99,32 @@ def _cmd_export(args: argparse.Namespace) -> int:
     else:
         write_text_atomic(args.output, text)
     return 0
+
+
+def _render_buffer_plan(table: WidthTable, model: str, video_pruning_rate: float, serving_dtype: str) -> str:
+    """The buffer plan file of one model: its measured widths priced by its family's token rules.
+
+    The token rules read the model's config, so this format, unlike the
+    others, imports transformers (and, through the families, torch).
+
+    Raises:
+        TableError: As ``WidthTable.producer_config``: a predicted width is never sized from.
+        ConfigError: ``model`` does not resolve to a config (``resolve_spec``).
+    """
+    from ecwidth.configs import resolve_spec
+    from ecwidth.errors import ConfigError
+    from ecwidth.runtime import RuntimeOptions
+    from ecwidth.sizing import size_transfers
+
+    widths = table.producer_config(model, video_pruning_rate=video_pruning_rate)["mm_encoder_output_widths"]
+    try:
+        spec = resolve_spec(model)
+    except ConfigError as error:
+        message = f"--format buffer-plan reads the config of {model!r} for its token rules: {error}"
+        raise ConfigError(message) from error
+    options = RuntimeOptions(video_pruning_rate=video_pruning_rate).set_options()
+    sizing = size_transfers(spec, widths, serving_dtype=serving_dtype, name=model, options=options)
+    return json.dumps(sizing.buffer_plan(), indent=2) + "\n"
 
 
 def _export_rows(table: WidthTable, model: str | None, video_pruning_rate: float | None) -> WidthTable:
@@ -148,6 +193,44 @@ def _cmd_measure(args: argparse.Namespace) -> int:
         ratio = width / result.lm_hidden_size
         flag = "" if result.predicted.get(modality) == width else "  MISMATCH"
         print(f"  {modality:<6} {width:>6}  ({ratio:g}x hidden, predicted {result.predicted.get(modality)}){flag}")
+    for modality, why in result.predicted_only.items():
+        print(f"  {modality:<6} not measured: {why}; `ecwidth predict` gives its width")
+    return 0
+
+
+def _cmd_size(args: argparse.Namespace) -> int:
+    """Measure one model's widths on a minimal item and size its transfers: tokens, bytes, items per buffer.
+
+    Raises:
+        EcwidthError: The config cannot be used, the model has no multimodal encoder,
+            encoding failed, or an item is of a modality the model lacks.
+    """
+    from ecwidth.measure import measure
+    from ecwidth.sizing import size_transfers
+
+    buffer_bytes = parse_bytes(args.buffer)  # before the measurement: a typo costs nothing
+    items = None if args.item is None else [parse_item(text) for text in args.item]
+    spec = model_spec(args)
+    with _warnings_on_stderr():
+        result = measure(
+            spec, device=args.device, dtype=args.dtype, video_pruning_rate=args.video_pruning_rate,
+            timeout=args.timeout,
+        )  # fmt: skip
+    if not result.widths:
+        raise EcwidthError(
+            f"{result.model} ({result.model_type}) has no multimodal encoder: it ships no embeddings to size. "
+            "Size a vision or audio model instead."
+        )
+    sizing = size_transfers(
+        spec, result.widths, serving_dtype=args.serving_dtype, buffer_bytes=buffer_bytes, items=items,
+        options=result.options,
+    )  # fmt: skip
+    measured = {"dummy": result.dummy, "device": result.device, "dtype": result.dtype}
+    if args.json:
+        print(json.dumps({**sizing.as_json(), "measured": measured}))
+        return 0
+    print(f"widths measured on a {result.dummy} item on {result.device} in {result.dtype}")
+    sys.stdout.write(sizing.render_text())
     return 0
 
 
@@ -254,12 +337,21 @@ def build_parser() -> argparse.ArgumentParser:
     add_runtime_options(lookup, help="the width measured with vLLM's --video-pruning-rate R (default: 0, off)")
     lookup.set_defaults(func=_cmd_lookup)
 
-    export = commands.add_parser("export", help="export a producer config or a table")
+    export = commands.add_parser(
+        "export", help="export a producer config, a buffer plan or a table",
+        description="Export one model's widths, or the table, in a format made for one reader.",
+        epilog=EXPORT_READERS, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
     export.add_argument("table", metavar="TABLE", help="width table (.json or .csv)")
     export.add_argument(
-        "--model", help="only this model (required for producer-json); a catalog model also by its hub id"
+        "--model",
+        help="only this model (required for producer-json and buffer-plan); a catalog model also by its hub id",
     )
-    export.add_argument("--format", required=True, choices=EXPORT_FORMATS)
+    export.add_argument("--format", required=True, choices=EXPORT_FORMATS, help="see the list below")
+    export.add_argument(
+        "--serving-dtype", choices=tuple(SERVING_DTYPES),
+        help="buffer-plan only: the dtype the producer ships embeddings in, vLLM's --dtype (default bfloat16)",
+    )  # fmt: skip
     add_runtime_options(
         export, default=None,
         help="the rows measured with vLLM's --video-pruning-rate R: a producer config is for one setting "
@@ -276,6 +368,30 @@ def build_parser() -> argparse.ArgumentParser:
     add_timeout_option(measure, default=MEASURE_TIMEOUT_S, help="seconds building and encoding may take together")
     add_json_option(measure)
     measure.set_defaults(func=_cmd_measure)
+
+    size = commands.add_parser(
+        "size", help="measure a model's widths, then bytes per token, per item and per largest item, items per buffer"
+    )
+    add_model_source(size, positional=True)
+    size.add_argument(
+        "--serving-dtype", default="bfloat16", choices=tuple(SERVING_DTYPES),
+        help="the dtype the producer ships embeddings in: vLLM's --dtype (default bfloat16)",
+    )  # fmt: skip
+    size.add_argument(
+        "--item", action="append", metavar="ITEM",
+        help="an item to price (repeatable): image:HEIGHTxWIDTH, video:FRAMESxHEIGHTxWIDTH, audio:SECONDSs "
+        "(default: image:448x448, image:1024x1024, video:8x448x448, audio:30s, those the model takes)",
+    )  # fmt: skip
+    size.add_argument(
+        "--buffer", default=str(DEFAULT_BUFFER_BYTES), metavar="SIZE",
+        help="transfer buffer to count items in: bytes, or 1GB (10^9), 1GiB (2^30), 512MiB ... "
+        "(default 1e9: vLLM's ec_buffer_size)",
+    )  # fmt: skip
+    add_device_options(size)
+    add_runtime_options(size)
+    add_timeout_option(size, default=MEASURE_TIMEOUT_S, help="seconds building and encoding may take together")
+    add_json_option(size)
+    size.set_defaults(func=_cmd_size)
 
     predict = commands.add_parser("predict", help="widths from the config alone, without building")
     add_model_source(predict)

@@ -12,15 +12,24 @@ DEVICES = ("auto", "cpu", "cuda")
 DTYPES = ("auto", "bfloat16", "float16", "float32")
 
 
-def add_model_source(parser: argparse.ArgumentParser) -> None:
-    """``--model MODEL | --config PATH`` (one of them, required), ``--name`` and ``--trust-remote-code``."""
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument(
-        "--model", metavar="MODEL",
-        help="a catalog name or its hub id (see `ecwidth models`), any hub id ORG/NAME[@REVISION] in the "
-        "Hugging Face cache, a checkpoint folder, or a config file",
-    )  # fmt: skip
-    source.add_argument("--config", metavar="PATH", help="a config.json file, or a folder holding one")
+_MODEL_HELP = (
+    "a catalog name or its hub id (see `ecwidth models`), any hub id ORG/NAME[@REVISION] in the "
+    "Hugging Face cache, a checkpoint folder, or a config file"
+)
+
+
+def add_model_source(parser: argparse.ArgumentParser, *, positional: bool = False) -> None:
+    """``--model MODEL | --config PATH`` (one of them, required), ``--name`` and ``--trust-remote-code``.
+
+    With ``positional``, a ``MODEL`` argument that takes anything either option takes.
+    """
+    if positional:
+        parser.add_argument("model", metavar="MODEL", help=_MODEL_HELP)
+        parser.set_defaults(config=None)
+    else:
+        source = parser.add_mutually_exclusive_group(required=True)
+        source.add_argument("--model", metavar="MODEL", help=_MODEL_HELP)
+        source.add_argument("--config", metavar="PATH", help="a config.json file, or a folder holding one")
     parser.add_argument("--name", help="name the result (default: the hub id, the folder's name or the file's stem)")
     parser.add_argument("--trust-remote-code", action="store_true", help="accept a config that asks for remote code")
 

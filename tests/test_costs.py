@@ -1,13 +1,12 @@
-"""Bytes per item and items per buffer (ecwidth.study.costs)."""
+"""The notebooks' frames of bytes per item, items per buffer and buffer plans (ecwidth.study.costs)."""
 
 import matplotlib
 import matplotlib.pyplot as plt
 import pytest
-import torch
 
-from ecwidth.adapter import ItemSize, find_adapter
+from ecwidth import sizing
+from ecwidth.adapter import find_adapter
 from ecwidth.catalog import catalog_entry
-from ecwidth.errors import NoTokenRuleError
 from ecwidth.study import costs, figures
 from ecwidth.table import WidthTable
 
@@ -15,44 +14,6 @@ from toy import toy_spec
 from width_tables import table_of, toy_row
 
 DEEPSTACK = "qwen3-vl-2b-instruct"
-
-
-def test_dtype_bytes():
-    assert costs.dtype_bytes("bfloat16") == 2
-    assert costs.dtype_bytes("float16") == 2
-    assert costs.dtype_bytes("float32") == 4
-    assert costs.dtype_bytes("float8_e4m3fn") == 1
-    assert costs.dtype_bytes(torch.bfloat16) == 2
-    assert costs.dtype_bytes("torch.float32") == 4
-    with pytest.raises(ValueError, match="unknown serving dtype 'int4'"):
-        costs.dtype_bytes("int4")
-
-
-def test_bytes_and_items_per_buffer():
-    assert costs.bytes_per_token(8192, "bfloat16") == 16384
-    assert costs.bytes_per_token(8192, "float32") == 32768
-    assert costs.item_bytes(196, 8192, "bfloat16") == 196 * 8192 * 2 == 3_211_264
-    assert costs.items_per_buffer(3_211_264) == 311  # floor(10**9 / 3211264)
-    assert costs.items_per_buffer(3_211_264, 2**30) == 334
-    assert costs.items_per_buffer(2 * 10**9) == 0  # an item larger than the buffer does not fit at all
-    with pytest.raises(ValueError, match="positive"):
-        costs.items_per_buffer(0)
-
-
-def test_typical_items_are_the_four_the_study_prices():
-    assert [item.size for item in costs.TYPICAL_ITEMS] == [
-        ItemSize("image", height=448, width=448),
-        ItemSize("image", height=1024, width=1024),
-        ItemSize("video", height=448, width=448, frames=8),
-        ItemSize("audio", seconds=30.0),
-    ]
-
-
-def test_item_tokens_follow_the_qwen3_vl_processor():
-    # 32-pixel merged patches: 448/32 = 14 -> 196 tokens; 1024/32 = 32 -> 1024; 8 frames in pairs -> 4 x 196.
-    assert costs.item_tokens(DEEPSTACK, ItemSize("image", height=448, width=448)) == 196
-    assert costs.item_tokens(DEEPSTACK, ItemSize("image", height=1024, width=1024)) == 1024
-    assert costs.item_tokens(DEEPSTACK, ItemSize("video", height=448, width=448, frames=8)) == 784
 
 
 def test_transfer_costs_price_every_item_the_model_takes():
@@ -63,6 +24,10 @@ def test_transfer_costs_price_every_item_the_model_takes():
     assert list(priced["tokens"]) == [196, 1024, 784]
     assert (priced["item_bytes"] == priced["tokens"] * 8192 * 2).all()
     assert list(priced["items_per_buffer"]) == [311, 59, 77]
+    hidden = catalog_entry(DEEPSTACK).config["text_config"]["hidden_size"]
+    assert (priced["lm_hidden_size"] == hidden).all()
+    assert list(priced["items_per_buffer_at_hidden"]) == [10**9 // (t * hidden * 2) for t in (196, 1024, 784)]
+    assert (priced["items_short"] == priced["items_per_buffer_at_hidden"] - priced["items_per_buffer"]).all()
     assert (priced["deepstack_levels"] == 3).all()
     assert set(priced["note"]) == {""}
     fp32 = costs.transfer_costs(table, serving_dtype="float32", buffer_bytes=2 * 10**9)
@@ -90,8 +55,6 @@ def test_a_family_without_a_token_rule_keeps_its_items_unpriced_with_a_note(toke
         ]
     )
     specs = {"toy": toy_spec("toy"), "toy-tokenless": toy_spec("toy-tokenless", tokenless_family)}
-    with pytest.raises(NoTokenRuleError):
-        costs.item_tokens(specs["toy-tokenless"], ItemSize("image", height=448, width=448))
     frame = costs.transfer_costs(table, specs=specs)
     assert list(frame.columns) == list(costs.TRANSFER_COLUMNS)
     toy = frame[frame["model"] == "toy"]
@@ -100,8 +63,9 @@ def test_a_family_without_a_token_rule_keeps_its_items_unpriced_with_a_note(toke
     assert set(toy["note"]) == {""}
     tokenless = frame[frame["model"] == "toy-tokenless"]
     assert list(tokenless["item"]) == ["image 448×448", "image 1024×1024"]  # its rows stay, unpriced
-    assert set(tokenless["note"]) == {costs.NO_TOKEN_RULE} == {"no token rule for this family"}
-    assert tokenless[["tokens", "item_bytes", "items_per_buffer", "item_mib"]].isna().all().all()
+    assert set(tokenless["note"]) == {sizing.NO_TOKEN_RULE}
+    unpriced = ["tokens", "item_bytes", "items_per_buffer", "items_per_buffer_at_hidden", "items_short", "item_mib"]
+    assert tokenless[unpriced].isna().all().all()
     assert (tokenless["bytes_per_token"] == 48).all()  # the width still prices a token
 
     matplotlib.use("Agg")
@@ -119,3 +83,34 @@ def test_width_summary_prices_a_token_in_the_serving_dtype():
     assert list(summary["bytes_per_token"]) == [16384, 16384]
     assert list(summary["width_ratio"]) == [4.0, 4.0]
     assert set(summary["serving_dtype"]) == {"float16"}
+
+
+def test_transfer_costs_match_size_transfers_row_for_row():
+    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}})
+    priced = costs.transfer_costs(table, buffer_bytes=2**30).set_index("item")
+    sized = sizing.size_transfers(DEEPSTACK, table.widths(DEEPSTACK), buffer_bytes=2**30)
+    for modality in sized.modalities:
+        for cost in modality.items:
+            row = priced.loc[cost.label]
+            assert (row["tokens"], row["item_bytes"], row["items_per_buffer"]) == (
+                cost.tokens, cost.bytes, cost.items_per_buffer
+            )
+
+
+def test_buffer_plans_are_the_export_for_every_model(tokenless_family):
+    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}})
+    plans = costs.buffer_plans(table, serving_dtype="float16")
+    assert list(plans.columns) == list(costs.PLAN_COLUMNS)
+    assert list(plans["modality"]) == ["image", "video"]
+    expected = sizing.size_transfers(DEEPSTACK, {"image": 8192, "video": 8192}, serving_dtype="float16").buffer_plan()
+    for row in plans.itertuples():
+        plan = expected["modalities"][row.modality]
+        assert [getattr(row, key) for key in sizing.PLAN_KEYS] == [plan[key] for key in sizing.PLAN_KEYS]
+        assert row.max_bytes_at_hidden == row.max_tokens_per_item * row.lm_hidden_size * 2
+    assert (plans["max_bytes_per_item"] == 4 * plans["max_bytes_at_hidden"]).all()  # 4x the hidden size
+
+    tokenless = costs.buffer_plans(
+        WidthTable([toy_row("toy-tokenless", "image", 24)]),
+        specs={"toy-tokenless": toy_spec("toy-tokenless", tokenless_family)},
+    )
+    assert tokenless["max_tokens_per_item"].isna().all() and set(tokenless["note"]) == {sizing.NO_TOKEN_RULE}

@@ -61,6 +61,9 @@ class ToyAdapter(FamilyAdapter):
     def config_modalities(self, config):
         return config.modalities
 
+    def lm_hidden_size(self, config):
+        return config.hidden
+
     def predict(self, config):
         return {m: config.out * (1 + config.levels) if m == "image" else config.out for m in config.modalities}
 

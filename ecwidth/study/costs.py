@@ -1,109 +1,35 @@
-"""What one item costs to ship from the EC producer to the consumer, and how many fit in a buffer.
+"""Bytes per typical item and items per buffer, as frames for the notebooks: ``ecwidth.sizing`` for many models.
 
     bytes(item) = embedding tokens × encoder output width × bytes per element
 
-Token counts come from each family's own processor rules
-(``adapter.embed_tokens``); widths come from measurement. A family may have no
-token rule (its width still measures): its items are kept, unpriced, with the
-note ``NO_TOKEN_RULE``. The serving dtype (the dtype the producer ships in,
-bf16 by default) is independent of the dtype the width was measured in: the
-width does not depend on it.
+The numbers are ``ecwidth.sizing.size_transfers``'s, the ones ``ecwidth size``
+prints; this module only lays them out, one row per (model, item). A family
+without a token rule keeps its items, unpriced, with the note
+``NO_TOKEN_RULE``. The serving dtype (the dtype the producer ships in, bf16 by
+default) is independent of the dtype the width was measured in: the width
+does not depend on it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
-import torch
 
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-from ecwidth.devices import DTYPES
-from ecwidth.errors import NoTokenRuleError
+from ecwidth.sizing import NO_TOKEN_RULE, PLAN_KEYS, TYPICAL_ITEMS, TypicalItem, bytes_per_token, size_transfers
 from ecwidth.table import WidthTable
 
 #: One gigabyte, as buffer sizes are quoted (10⁹ bytes).
 GB = 10**9
 
-#: Element sizes of the dtypes a producer ships in, plus the 8-bit float some stacks use.
-SERVING_DTYPES: dict[str, int] = {"float32": 4, "bfloat16": 2, "float16": 2, "float8_e4m3fn": 1}
-
-#: The note on an item a family cannot count tokens for.
-NO_TOKEN_RULE = "no token rule for this family"
-
-
-@dataclass(frozen=True)
-class TypicalItem:
-    """A real-world item to price: a label for tables and its size."""
-
-    label: str
-    size: ItemSize
-
-
-TYPICAL_ITEMS: tuple[TypicalItem, ...] = (
-    TypicalItem("image 448×448", ItemSize("image", height=448, width=448)),
-    TypicalItem("image 1024×1024", ItemSize("image", height=1024, width=1024)),
-    TypicalItem("video 8 frames 448×448", ItemSize("video", height=448, width=448, frames=8)),
-    TypicalItem("audio 30 s", ItemSize("audio", seconds=30.0)),
-)
-
 TRANSFER_COLUMNS = (
     "model", "modality", "item", "deepstack_levels", "lm_hidden_size", "encoder_width", "tokens",
-    "serving_dtype", "bytes_per_token", "item_bytes", "item_mib", "buffer_bytes", "items_per_buffer", "note",
+    "serving_dtype", "bytes_per_token", "item_bytes", "item_mib", "buffer_bytes", "items_per_buffer",
+    "items_per_buffer_at_hidden", "items_short", "note",
 )  # fmt: skip
-
-
-def dtype_bytes(dtype: str | torch.dtype) -> int:
-    """Bytes per element of a serving dtype (``"bfloat16"`` or ``torch.bfloat16`` -> 2).
-
-    Raises:
-        ValueError: Unknown dtype name; lists the known ones.
-    """
-    if isinstance(dtype, torch.dtype):
-        return dtype.itemsize
-    name = str(dtype).removeprefix("torch.")
-    if name in SERVING_DTYPES:
-        return SERVING_DTYPES[name]
-    if name in DTYPES:
-        return DTYPES[name].itemsize
-    raise ValueError(f"unknown serving dtype {dtype!r}; use one of {', '.join(SERVING_DTYPES)}")
-
-
-def bytes_per_token(width: int, dtype: str | torch.dtype = "bfloat16") -> int:
-    """Bytes one embedding token takes on the wire: ``width × dtype bytes``."""
-    return width * dtype_bytes(dtype)
-
-
-def item_bytes(tokens: int, width: int, dtype: str | torch.dtype = "bfloat16") -> int:
-    """Bytes one item takes on the wire: ``tokens × width × dtype bytes``."""
-    return tokens * bytes_per_token(width, dtype)
-
-
-def items_per_buffer(bytes_per_item: int, buffer_bytes: int = GB) -> int:
-    """How many whole items fit in a transfer buffer of ``buffer_bytes``.
-
-    Raises:
-        ValueError: ``bytes_per_item`` is not positive.
-    """
-    if bytes_per_item <= 0:
-        raise ValueError(f"an item takes a positive number of bytes, got {bytes_per_item}")
-    return buffer_bytes // bytes_per_item
-
-
-def item_tokens(config: Any, item: ItemSize) -> int:
-    """Embedding tokens of one real item, by the model family's own processor rules.
-
-    ``config`` is anything ``resolve_spec`` takes.
-
-    Raises:
-        UnknownModelTypeError: No adapter serves the config.
-        NoTokenRuleError: The family has no token rule for the item's modality.
-    """
-    config = resolve_spec(config).config
-    return int(adapter_for(config.model_type).embed_tokens(config, item))
+PLAN_COLUMNS = ("model", "modality", "lm_hidden_size", *PLAN_KEYS, "max_bytes_at_hidden", "note")
+_COUNTS = ("tokens", "item_bytes", "items_per_buffer", "items_per_buffer_at_hidden", "items_short")
 
 
 def width_summary(table: WidthTable, serving_dtype: str = "bfloat16") -> pd.DataFrame:
@@ -130,11 +56,13 @@ def transfer_costs(
     items: Iterable[TypicalItem] = TYPICAL_ITEMS,
     specs: Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
-    """Bytes per typical item and items per buffer, for every model and measured modality.
+    """Bytes per typical item and items per buffer, at the real width and at ``hidden_size``, for every model.
 
     An item whose modality a model does not accept (audio for a vision model) is
     left out. An item the family has no token rule for stays, with ``tokens``,
-    bytes and ``items_per_buffer`` missing and ``note`` set to ``NO_TOKEN_RULE``.
+    bytes and item counts missing and ``note`` set to ``NO_TOKEN_RULE``.
+    ``items_per_buffer_at_hidden`` is what a buffer sized from the LM
+    ``hidden_size`` is taken to hold, ``items_short`` how many fewer it holds.
     ``specs`` maps a table model name to its config (anything ``resolve_spec``
     takes); catalog names resolve by themselves. Columns are ``TRANSFER_COLUMNS``.
 
@@ -145,38 +73,51 @@ def transfer_costs(
     specs = specs or {}
     records = []
     for model in table.models():
-        spec = resolve_spec(specs.get(model, model))
-        rows = {row.modality: row for row in table.for_model(model)}
-        for item in items:
-            row = rows.get(item.size.modality)
-            if row is None:
-                continue
-            record = {
-                "model": model,
-                "modality": row.modality,
-                "item": item.label,
-                "deepstack_levels": row.deepstack_levels,
-                "lm_hidden_size": row.lm_hidden_size,
-                "encoder_width": row.encoder_width,
-                "tokens": pd.NA,
-                "serving_dtype": serving_dtype,
-                "bytes_per_token": bytes_per_token(row.encoder_width, serving_dtype),
-                "item_bytes": pd.NA,
-                "item_mib": float("nan"),
-                "buffer_bytes": buffer_bytes,
-                "items_per_buffer": pd.NA,
-                "note": "",
-            }
-            try:
-                tokens = item_tokens(spec, item.size)
-            except NoTokenRuleError:
-                record["note"] = NO_TOKEN_RULE
-            else:
-                size = item_bytes(tokens, row.encoder_width, serving_dtype)
-                record.update(
-                    tokens=tokens, item_bytes=size, item_mib=size / 2**20,
-                    items_per_buffer=items_per_buffer(size, buffer_bytes),
-                )  # fmt: skip
-            records.append(record)
+        measured = table.widths(model)
+        widths = {m: measured[m] for m in dict.fromkeys(item.size.modality for item in items) if m in measured}
+        levels = {row.modality: row.deepstack_levels for row in table.for_model(model)}
+        taken = [item for item in items if item.size.modality in widths]
+        sizing = size_transfers(
+            specs.get(model, model), widths, serving_dtype=serving_dtype, buffer_bytes=buffer_bytes, items=taken,
+            name=model,
+        )  # fmt: skip
+        for modality in sizing.modalities:
+            for item in modality.items:
+                records.append({
+                    "model": model, "modality": modality.modality, "item": item.label,
+                    "deepstack_levels": levels[modality.modality], "lm_hidden_size": modality.lm_hidden_size,
+                    "encoder_width": modality.width, "tokens": item.tokens, "serving_dtype": serving_dtype,
+                    "bytes_per_token": modality.bytes_per_token, "item_bytes": item.bytes,
+                    "item_mib": float("nan") if item.bytes is None else item.bytes / 2**20,
+                    "buffer_bytes": buffer_bytes, "items_per_buffer": item.items_per_buffer,
+                    "items_per_buffer_at_hidden": item.items_per_buffer_at_hidden, "items_short": item.items_short,
+                    "note": "" if item.tokens is not None else NO_TOKEN_RULE,
+                })  # fmt: skip
     frame = pd.DataFrame(records, columns=list(TRANSFER_COLUMNS))
-    return frame.astype({"tokens": "Int64", "item_bytes": "Int64", "items_per_buffer": "Int64", "item_mib": "float64"})
+    return frame.astype({**dict.fromkeys(_COUNTS, "Int64"), "item_mib": "float64"})
+
+
+def buffer_plans(
+    table: WidthTable, *, serving_dtype: str = "bfloat16", specs: Mapping[str, Any] | None = None
+) -> pd.DataFrame:
+    """The buffer plan of every model (``ecwidth export --format buffer-plan``), one row per modality.
+
+    Adds ``max_bytes_at_hidden``: the largest item's bytes at the LM
+    ``hidden_size``, what a buffer sized from it would hold.
+
+    Raises:
+        ConfigError, UnknownModelTypeError: A model's config cannot be resolved.
+    """
+    specs = specs or {}
+    records = []
+    for model in table.models():
+        sizing = size_transfers(specs.get(model, model), table.widths(model), serving_dtype=serving_dtype, name=model)
+        for modality in sizing.modalities:
+            plan = modality.buffer_plan()
+            records.append({
+                "model": model, "modality": modality.modality, "lm_hidden_size": modality.lm_hidden_size,
+                **{key: plan[key] for key in PLAN_KEYS}, "max_bytes_at_hidden": modality.largest.bytes_at_hidden,
+                "note": modality.note,
+            })  # fmt: skip
+    frame = pd.DataFrame(records, columns=list(PLAN_COLUMNS))
+    return frame.astype({"max_tokens_per_item": "Int64", "max_bytes_per_item": "Int64", "max_bytes_at_hidden": "Int64"})
