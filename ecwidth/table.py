@@ -1,7 +1,7 @@
 """Width tables: measured (or predicted) encoder output widths with provenance.
 
-A table is the survey's committed result and the source a producer config is
-sized from, so it is strict both ways: every row is validated on the way in
+A table is the survey's committed result and the source every export is
+made from, so it is strict both ways: every row is validated on the way in
 (the error names the file and the row), files round-trip exactly, and every
 write is atomic and fully rendered first, so a failed export never leaves a
 half-written table behind.
