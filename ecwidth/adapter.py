@@ -76,6 +76,12 @@ class FamilyAdapter:
     engine: ClassVar[str] = ""
     #: runtime options (``ecwidth.runtime.RuntimeOptions`` fields) the engine's class for this family takes.
     supported_options: ClassVar[frozenset[str]] = frozenset()
+    #: modalities the engine ships that cannot be measured here, each with why (items holding LM token
+    #: embeddings need real weights): ``predict`` answers for them, a measurement leaves them out.
+    predicted_only: ClassVar[Mapping[str, str]] = {}
+    #: whether the build must lay out the language model's layers (``ecwidth.build.without_language_layers``);
+    #: set it, saying why, only for a family whose encoder reads them.
+    needs_language_layers: ClassVar[bool] = False
 
     # -- from the config alone -------------------------------------------------
 
@@ -88,15 +94,17 @@ class FamilyAdapter:
         return self.model_class or auto_model_class(config.model_type)
 
     def config_modalities(self, config: Any) -> tuple[str, ...]:
-        """Modalities the architecture accepts, in table order: what the model class declares,
-        less those whose encoder sub-config the config sets to null."""
+        """Modalities a measurement encodes, in table order: what the model class declares, less those
+        whose encoder sub-config the config sets to null, and less ``predicted_only``."""
         import transformers
 
         declared = getattr(getattr(transformers, self.model_class_for(config)), "input_modalities", ())
         return tuple(
             modality
             for modality in MODALITY_ORDER
-            if modality in declared and getattr(config, _SUB_CONFIGS[modality], True) is not None
+            if modality in declared
+            and getattr(config, _SUB_CONFIGS[modality], True) is not None
+            and modality not in self.predicted_only
         )
 
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
@@ -125,9 +133,10 @@ class FamilyAdapter:
         return 0
 
     def predict(self, config: Any) -> dict[str, int]:
-        """Width per modality from config fields, without building anything: by default the text hidden size."""
+        """Width per modality from config fields, without building anything: by default the text hidden size,
+        for the measured modalities and the ``predicted_only`` ones."""
         width = self.lm_hidden_size(config)
-        return {modality: width for modality in self.config_modalities(config)}
+        return {modality: width for modality in (*self.config_modalities(config), *self.predicted_only)}
 
     def item_kind(self, config: Any, modality: str) -> ItemKind:
         """The dummy item kind of ``modality``.

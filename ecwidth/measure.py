@@ -35,11 +35,15 @@ from ecwidth.errors import (
 )
 from ecwidth.predict import predict_widths
 from ecwidth.runtime import RuntimeOptions
-from ecwidth.shapes import known_products
+from ecwidth.shapes import known_products, meta_activations
 
 
 class WidthMismatchWarning(UserWarning):
     """The measured width differs from the width predicted from the config."""
+
+
+class MetaFallbackWarning(UserWarning):
+    """A profile item could not run on the meta device and was encoded for real."""
 
 
 class ProfileOnCPUWarning(UserWarning):
@@ -71,12 +75,26 @@ def _adapter_of(model: nn.Module | None) -> FamilyAdapter | None:
     return find_adapter(getattr(config, "model_type", "")) if config is not None else None
 
 
-def _check_request(modalities: Iterable[str] | None, accepted: tuple[str, ...], dummy: str) -> tuple[str, ...]:
+def _check_request(
+    modalities: Iterable[str] | None, accepted: tuple[str, ...], dummy: str, adapter: FamilyAdapter
+) -> tuple[str, ...]:
+    """The modalities to encode: all accepted ones, or those asked for, matched case-insensitively.
+
+    Raises:
+        ValueError: ``dummy`` is unknown, or a modality is not accepted (the accepted ones are listed).
+        UnmeasurableError: A modality the family can only predict was asked for; says why.
+    """
     if dummy not in DUMMY_SIZES:
         raise ValueError(f"unknown dummy size {dummy!r}; use one of {', '.join(DUMMY_SIZES)}")
     if modalities is None:
         return accepted
-    requested = tuple(modalities)
+    requested = tuple(str(m).lower() for m in modalities)
+    for modality in requested:
+        if modality in adapter.predicted_only:
+            raise UnmeasurableError(
+                f"{modality} can only be predicted for this family: {adapter.predicted_only[modality]}. "
+                "`ecwidth predict` gives its width"
+            )
     unknown = [m for m in requested if m not in accepted]
     if unknown:
         raise ValueError(f"the model does not accept {', '.join(map(repr, unknown))}; it accepts {list(accepted)}")
@@ -116,6 +134,44 @@ def _threads_for(adapter: FamilyAdapter, model: nn.Module, dummy: str) -> int | 
     return 1 if device.type == "cpu" else None
 
 
+def _encode_item(
+    adapter: FamilyAdapter,
+    model: nn.Module,
+    modality: str,
+    dummy: str,
+    max_tokens: int | None,
+    *,
+    shape_faithful: bool,
+    on_meta: bool,
+) -> tuple[dict[str, Any], torch.Tensor]:
+    """One dummy item and its packed encoding; a shape-faithful profile item runs on the meta device.
+
+    At profile size the skipped products leave attention and the elementwise
+    ops, still minutes of a CPU's time for the engine's own item; on the meta
+    device (``ecwidth.shapes.MetaActivationMode``) they cost their bookkeeping
+    alone. A family whose code reads an activation's values cannot run there:
+    it says so (``MetaFallbackWarning``) and is encoded for real, with the
+    zero products still skipped.
+    """
+    if on_meta and dummy == "profile":
+        try:
+            with meta_activations(model):
+                item = adapter.dummy_item(model, modality, dummy, max_tokens=max_tokens)
+                return item, adapter.encode(model, modality, item)
+        except EcwidthError:
+            raise
+        except Exception as error:  # whatever meta execution cannot do, the real encode below does or reports
+            warnings.warn(
+                f"{type(model).__name__}: the profile {modality!r} item cannot run on the meta device "
+                f"({type(error).__name__}: {str(error).splitlines()[0][:200]}); encoding it for real",
+                MetaFallbackWarning,
+                stacklevel=4,
+            )
+    item = adapter.dummy_item(model, modality, dummy, max_tokens=max_tokens)
+    with known_products(model, enabled=shape_faithful):
+        return item, adapter.encode(model, modality, item)
+
+
 @torch.inference_mode()
 def dummy_shapes(
     model: nn.Module | None,
@@ -148,13 +204,14 @@ def dummy_shapes(
         return {}
     adapter.check_options(model.config, options)
     shapes: dict[str, tuple[int, int]] = {}
-    requested = _check_request(modalities, adapter.modalities(model), dummy)
+    requested = _check_request(modalities, adapter.modalities(model), dummy, adapter)
     with _intra_op_threads(_threads_for(adapter, model, dummy)):
         for modality in requested:
             try:
-                item = adapter.dummy_item(model, modality, dummy, max_tokens=max_tokens)
-                with known_products(model, enabled=shape_faithful):
-                    packed = adapter.encode(model, modality, item)
+                item, packed = _encode_item(
+                    adapter, model, modality, dummy, max_tokens,
+                    shape_faithful=shape_faithful, on_meta=shape_faithful and not options.set_options(),
+                )  # fmt: skip
                 if options.set_options():
                     packed = adapter.apply_options(model, modality, item, packed, options)
             except (UnmeasurableError, UnsupportedOptionError) as error:
@@ -225,7 +282,11 @@ class MeasureResult:
     deepstack_levels: dict[str, int] = field(default_factory=dict)
     #: runtime options set away from the engine's defaults (``RuntimeOptions.set_options``).
     options: dict[str, Any] = field(default_factory=dict)
+    #: modalities the engine ships that this family can only predict, each with why.
+    predicted_only: dict[str, str] = field(default_factory=dict)
     config_sha256: str = ""
+    #: with ``dummy="profile"``: the minimal item's widths, which must equal ``widths``.
+    minimal_widths: dict[str, int] = field(default_factory=dict)
     build_s: float = 0.0
     encode_s: float = 0.0
 
@@ -243,6 +304,8 @@ class MeasureResult:
         shown = {key: data[key] for key in keys}
         if self.options:
             shown["options"] = dict(self.options)
+        if self.predicted_only:
+            shown["predicted_only"] = dict(self.predicted_only)
         return shown
 
 
@@ -313,6 +376,7 @@ def measure(
         result.lm_hidden_size = getattr(text_config, "hidden_size", None)
         return result
     result.lm_hidden_size = adapter.lm_hidden_size(spec.config)
+    result.predicted_only = dict(adapter.predicted_only)
     if dummy == "profile" and torch_device.type == "cpu":
         _warn_profile_on_cpu(adapter, spec, modalities)
     with deadline(timeout, spec.name, "building the encoder") as stages:
@@ -331,12 +395,24 @@ def measure(
                 shape_faithful=shape_faithful,
             )
             result.encode_s = time.perf_counter() - started
+            if dummy == "profile":  # the engine's own item: its width must be the minimal item's
+                result.minimal_widths = measure_widths(
+                    built, list(result.widths), adapter=adapter, video_pruning_rate=video_pruning_rate
+                )
         finally:
             del built
             gc.collect()
     predicted = predict_widths(spec.config, video_pruning_rate=video_pruning_rate)
     result.predicted = {m: predicted[m] for m in result.widths if m in predicted}
     result.deepstack_levels = {m: adapter.deepstack_levels(spec.config, m) for m in result.widths}
+    for modality, width in result.minimal_widths.items():
+        if width != result.widths[modality]:
+            warnings.warn(
+                f"{spec.name}: the profile {modality} item is {result.widths[modality]} wide but the minimal "
+                f"one is {width}; the width depends on the item's size",
+                WidthMismatchWarning,
+                stacklevel=2,
+            )
     for modality, (measured, expected) in result.mismatches.items():
         warnings.warn(
             f"{spec.name}: measured {modality} width {measured} but the config predicts {expected}; "

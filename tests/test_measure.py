@@ -65,3 +65,11 @@ def test_registry_serves_the_adapter_by_model_type():
 def test_unknown_model_type_lists_supported_ones():
     with pytest.raises(ecwidth.UnknownModelTypeError, match="supported: .*ecwidth_toy"):
         adapter_for("not_a_family")
+
+
+def test_modalities_are_matched_case_insensitively():
+    from ecwidth.measure import measure
+
+    from tiny_configs import tiny_config
+
+    assert set(measure(tiny_config("qwen3_vl"), ["IMAGE"], device="cpu").widths) == {"image"}

@@ -16,10 +16,9 @@ vLLM 0.32 serves the family with ``NemotronH_Nano_VL_V2``
   (~1352) into the text embeddings of the frame indicator and separator
   tokens, which it takes from the language model's ``embed_tokens`` (~1409),
   EVS or not. The width is still the text hidden size, but the item cannot be
-  built without the LM's real embedding table, so ecwidth's ``encode``
-  raises ``UnmeasurableError`` for video and ``predict`` answers alone. A
-  measurement covers image and audio only (``config_modalities``): the
-  shared ``measure`` stops at the first unmeasurable modality.
+  built without the LM's real embedding table, so the adapter
+  declares video ``predicted_only``: ``predict`` answers for it, and a
+  measurement covers image and audio and says why video is left out.
 
 Width: ``text_config.hidden_size`` for every modality; the projector widths
 (``projector_hidden_size``, ``audio_config.projection_hidden_size``) and the
@@ -51,7 +50,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.errors import UnmeasurableError
 from ecwidth.items import ItemKind, MEL_FRAMES_PER_SECOND
 
 #: vLLM's longest audio clip (``MAX_AUDIO_LEN_S`` in ``nano_nemotron_vl.py``): the dummy it profiles.
@@ -111,6 +109,11 @@ class NemotronHOmniAdapter(FamilyAdapter):
     model_class = "NemotronH_Omni_Reasoning_V3"
     required_fields = ("llm_config.hidden_size",)
     items = {"image": RadioPatches(), "video": IndicatorVideo(), "audio": ParakeetMel()}
+    predicted_only = {
+        "video": "its items merge the text embeddings of frame indicator tokens from the language model's "
+        "embed_tokens into the frame features (vLLM _create_final_video_embeddings), so they cannot be built "
+        "without the LM's real weights"
+    }
     engine = (
         "vllm NemotronH_Nano_VL_V2 (nano_nemotron_vl.py) on the remote-code schema: text_config.hidden_size "
         "for image (mlp1), audio (ProjectedParakeet) and video, whose items mix in LM token embeddings; "
@@ -121,25 +124,3 @@ class NemotronHOmniAdapter(FamilyAdapter):
         """The text width, under the released name (``llm_config``) or the one transformers saves."""
         return ("text_config.hidden_size",) if "text_config" in raw else ("llm_config.hidden_size",)
 
-    def config_modalities(self, config: Any) -> tuple[str, ...]:
-        """The modalities a measurement encodes: video is left out, since its items cannot be built (``encode``).
-
-        ``ecwidth.measure`` encodes every modality listed here and stops at the
-        first ``UnmeasurableError``, so listing video would leave image and
-        audio unmeasured too; ``predict`` still answers for video.
-        """
-        return tuple(m for m in super().config_modalities(config) if m != "video")
-
-    def predict(self, config: Any) -> dict[str, int]:
-        width = self.lm_hidden_size(config)
-        accepted = super().config_modalities(config)
-        return {modality: width for modality in accepted}
-
-    def encode(self, model: Any, modality: str, item: dict[str, Any]) -> Any:
-        if modality == "video":
-            raise UnmeasurableError(
-                "nemotron_h_omni video items merge the text embeddings of frame indicator tokens from the "
-                "language model's embed_tokens into the frame features (vLLM _create_final_video_embeddings), "
-                "so they cannot be built without the LM's real weights; the predicted width is the text hidden size"
-            )
-        return super().encode(model, modality, item)

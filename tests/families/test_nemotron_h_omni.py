@@ -35,9 +35,10 @@ def test_image_and_audio_ship_the_text_width_not_the_projector_or_tower_widths()
 def test_video_is_predicted_but_unmeasurable() -> None:
     cfg = tiny()
     assert predict_widths(cfg) == dict.fromkeys(("image", "video", "audio"), cfg["llm_config"]["hidden_size"])
-    adapter, model = built(cfg)
-    with pytest.raises(UnmeasurableError, match="embed_tokens"):
-        adapter.encode(model, "video", adapter.dummy_item(model, "video", "minimal"))
+    result = measure(cfg, device="cpu")
+    assert "video" not in result.widths and "embed_tokens" in result.as_json()["predicted_only"]["video"]
+    with pytest.raises(UnmeasurableError, match="can only be predicted.*embed_tokens"):
+        measure(cfg, ["video"], device="cpu")
 
 
 def test_without_a_sound_config_there_is_no_audio() -> None:
