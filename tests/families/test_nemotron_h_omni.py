@@ -13,7 +13,6 @@ from ecwidth.errors import UnmeasurableError
 from ecwidth.measure import measure
 from ecwidth.predict import predict_widths
 
-from building import built
 
 TINY = Path(__file__).parents[1] / "tiny" / "nemotron_h_omni.json"
 
