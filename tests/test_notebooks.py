@@ -211,6 +211,7 @@ def test_02_deepstack_packing(tmp_path, survey_run, measured):
     )
     expected = {
         "deepstack_growth.csv", "deepstack_growth.png", "transfer_costs.csv", "item_bytes.png", "items_per_buffer.png",
+        "buffer_plans.csv",
     }  # fmt: skip
     assert {path.name for path in files_listed(book)} == expected
     assert all((folder / name).is_file() for name in expected)
@@ -228,9 +229,16 @@ def test_02_deepstack_packing(tmp_path, survey_run, measured):
         assert row.encoder_width == measured[row.model][row.modality]
         assert row.item_bytes == row.tokens * row.encoder_width * 2
         assert row.items_per_buffer == 10**9 // row.item_bytes
+        assert row.items_per_buffer_at_hidden == 10**9 // (row.tokens * row.lm_hidden_size * 2)
     deep = item_costs[item_costs["model"] == DEEPSTACK].set_index("item")
     assert deep.loc["image 448×448", "tokens"] == 196
     assert deep.loc["image 448×448", "items_per_buffer"] == 311
+
+    plans = pd.read_csv(folder / "buffer_plans.csv")
+    assert list(plans.columns) == list(costs.PLAN_COLUMNS)
+    assert all(row.width == measured[row.model][row.modality] for row in plans.itertuples())
+    priced = plans.dropna(subset=["max_tokens_per_item"])  # a family without a token rule has no maximum
+    assert (priced["max_bytes_per_item"] == priced["max_tokens_per_item"] * priced["width"] * 2).all()
 
 
 def test_03_sizing_rules(tmp_path, measured):
