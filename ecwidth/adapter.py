@@ -107,6 +107,16 @@ class FamilyAdapter:
             and modality not in self.predicted_only
         )
 
+    def translate(self, raw: dict[str, Any]) -> dict[str, Any]:
+        """The raw config in the schema transformers' classes read (``raw`` is the adapter's own copy).
+
+        Override where published checkpoints keep the original (remote-code)
+        schema that the engine reads and transformers' port renamed: fields
+        transformers does not know are ignored silently, and its defaults
+        would stand in for the published values.
+        """
+        return raw
+
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
         """The ``required_fields`` as paths into this raw config dict."""
         return self.required_fields

@@ -10,6 +10,7 @@ stays on meta: it is never given storage and never run.
 
 from __future__ import annotations
 
+import copy
 import mmap
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,6 +20,7 @@ import torch
 from torch import nn
 
 from ecwidth.adapter import FamilyAdapter, resolve
+from ecwidth.shapes import mark_zero
 
 _ALIGN = 64  # bytes; what torch's CPU allocator guarantees, enough for every dtype
 
@@ -89,6 +91,7 @@ def materialize(module: nn.Module, device: torch.device, dtype: torch.dtype) -> 
                 size = shape.numel() * param_dtype.itemsize
                 view = storage[offset : offset + size].view(param_dtype).view(shape)
                 made[id(param)] = nn.Parameter(view, requires_grad=False)
+                mark_zero(made[id(param)])
             submodule._parameters[name] = made[id(param)]
         for name, buffer in list(submodule._buffers.items()):
             if buffer is not None and buffer.device != device:
@@ -117,6 +120,22 @@ def construct_towers_off_meta(model_class: str, config: Any, towers: tuple[str, 
     return model
 
 
+def without_language_layers(config: Any) -> Any:
+    """A copy of ``config`` whose language model has no decoder layers: the towers are all that is built.
+
+    The towers and projectors read the text config's widths, never its depth,
+    so a build lays out none of the layers it would leave on meta unused
+    (about half of a build's time, and all of an MoE's expert tables). A flat
+    config, where the towers' fields sit beside the language model's, is
+    returned as it is.
+    """
+    if config.get_text_config() is config:
+        return config
+    trimmed = copy.deepcopy(config)
+    trimmed.get_text_config().num_hidden_layers = 0
+    return trimmed
+
+
 def build_encoder(adapter: FamilyAdapter, config: Any, *, device: torch.device, dtype: torch.dtype) -> nn.Module:
     """Construct the adapter's model class from ``config``; only the encoder gets storage.
 
@@ -126,7 +145,7 @@ def build_encoder(adapter: FamilyAdapter, config: Any, *, device: torch.device, 
     from transformers.initialization import no_init_weights
 
     with parameters_on_meta(), no_init_weights():
-        model = adapter.construct(config, dtype)
+        model = adapter.construct(config if adapter.needs_language_layers else without_language_layers(config), dtype)
     for path in adapter.encoder_paths(model):
         module = resolve(model, path)
         if module is None:

@@ -35,7 +35,7 @@ from ecwidth.errors import (
 )
 from ecwidth.predict import predict_widths
 from ecwidth.runtime import RuntimeOptions
-from ecwidth.shapes import known_products, meta_activations
+from ecwidth.shapes import known_products, meta_activations, zero_storage_ptrs
 
 
 class WidthMismatchWarning(UserWarning):
@@ -153,7 +153,8 @@ def _encode_item(
     it says so (``MetaFallbackWarning``) and is encoded for real, with the
     zero products still skipped.
     """
-    if on_meta and dummy == "profile":
+    reason = None
+    if on_meta and dummy == "profile" and zero_storage_ptrs([model]):
         try:
             with meta_activations(model):
                 item = adapter.dummy_item(model, modality, dummy, max_tokens=max_tokens)
@@ -161,15 +162,18 @@ def _encode_item(
         except EcwidthError:
             raise
         except Exception as error:  # whatever meta execution cannot do, the real encode below does or reports
-            warnings.warn(
-                f"{type(model).__name__}: the profile {modality!r} item cannot run on the meta device "
-                f"({type(error).__name__}: {str(error).splitlines()[0][:200]}); encoding it for real",
-                MetaFallbackWarning,
-                stacklevel=4,
-            )
+            reason = f"{type(error).__name__}: {(str(error).splitlines() or [''])[0][:200]}"
     item = adapter.dummy_item(model, modality, dummy, max_tokens=max_tokens)
     with known_products(model, enabled=shape_faithful):
-        return item, adapter.encode(model, modality, item)
+        packed = adapter.encode(model, modality, item)
+    if reason is not None:  # said once the real encode worked; where it fails too, its own error says it all
+        warnings.warn(
+            f"{type(model).__name__}: the profile {modality!r} item cannot run on the meta device ({reason}); "
+            "it was encoded for real",
+            MetaFallbackWarning,
+            stacklevel=4,
+        )
+    return item, packed
 
 
 @torch.inference_mode()

@@ -1,0 +1,161 @@
+"""Shape-faithful encodes: the products with zero weights are skipped, and the packed item is the same, bit for bit."""
+
+from __future__ import annotations
+
+import gc
+import warnings
+
+import pytest
+import torch
+from torch import nn
+
+from ecwidth.adapter import adapter_for
+from ecwidth.build import materialize
+from ecwidth.errors import UnmeasurableError
+from ecwidth.measure import MetaFallbackWarning
+from ecwidth.shapes import ZeroWeightMode, known_products, meta_activations, zero_storage_ptrs
+
+from building import build_on_cpu
+from tiny_configs import tiny_config, tiny_model_types
+
+CPU = torch.device("cpu")
+
+
+@pytest.fixture(autouse=True)
+def _collect_after_each_model():
+    yield
+    gc.collect()
+
+
+def _encode(adapter, model, modality, *, skip: bool) -> tuple[torch.Tensor, int]:
+    torch.manual_seed(0)  # the same random pixels for both encodes
+    item = adapter.dummy_item(model, modality, "minimal")
+    with torch.inference_mode(), known_products(model, enabled=skip) as mode:
+        packed = adapter.encode(model, modality, item)
+    return packed, mode.skipped if mode else 0
+
+
+@pytest.mark.parametrize("model_type", tiny_model_types())
+def test_the_packed_item_equals_the_real_encode_bit_for_bit(model_type):
+    adapter, model = adapter_for(model_type), build_on_cpu(tiny_config(model_type))
+    skipped = 0
+    for modality in adapter.modalities(model):
+        try:
+            real, _ = _encode(adapter, model, modality, skip=False)
+        except UnmeasurableError:
+            continue
+        fast, skipped_here = _encode(adapter, model, modality, skip=True)
+        assert torch.equal(real, fast) and real.dtype == fast.dtype, modality
+        skipped += skipped_here
+    assert skipped > 0, "no product with a zero weight was skipped"
+
+
+def _zero_layers() -> nn.Module:
+    layers = nn.ModuleDict(
+        {"linear": nn.Linear(6, 5), "conv": nn.Conv2d(3, 4, 3, padding=1), "plain": nn.Linear(6, 5, bias=False)}
+    )
+    materialize(layers, CPU, torch.float32)
+    return layers
+
+
+def test_a_bias_comes_through_as_the_real_layer_adds_it():
+    layers = _zero_layers()
+    with torch.no_grad():  # the biases are zero by construction: give them values, where the weights stay zero
+        layers["linear"].bias.copy_(torch.arange(5.0))
+        layers["conv"].bias.copy_(torch.arange(4.0) - 2)
+    x, image = torch.randn(2, 7, 6), torch.randn(3, 8, 8)  # a batch of rows; an unbatched image
+    with torch.inference_mode():
+        real = layers["linear"](x), layers["conv"](image), layers["conv"](image[None])
+        with ZeroWeightMode(zero_storage_ptrs([layers])) as mode:
+            fast = layers["linear"](x), layers["conv"](image), layers["conv"](image[None])
+    assert mode.skipped == 3
+    for r, f in zip(real, fast):
+        assert torch.equal(r, f) and r.shape == f.shape
+
+
+def test_products_against_zero_weights_by_any_surface_are_skipped():
+    layers = _zero_layers()
+    weight = layers["plain"].weight  # (5, 6)
+    x = torch.randn(3, 6)
+    with torch.inference_mode():
+        ops = (
+            lambda: x @ weight.T,
+            lambda: torch.matmul(x[None], weight.T),
+            lambda: torch.einsum("ij,kj->ik", x, weight),
+            lambda: torch.bmm(x[None], weight.T[None]),
+            lambda: torch.addmm(torch.ones(5), x, weight.T),
+        )
+        real = [op() for op in ops]
+        with ZeroWeightMode(zero_storage_ptrs([layers])) as mode:
+            fast = [op() for op in ops]
+    assert mode.skipped == len(ops)
+    for r, f in zip(real, fast):
+        assert torch.equal(r, f)
+
+
+def test_a_non_finite_input_runs_the_real_product_whose_nan_is_what_ships():
+    layers = _zero_layers()
+    x = torch.randn(2, 6)
+    x[0, 3] = float("inf")
+    with torch.inference_mode(), ZeroWeightMode(zero_storage_ptrs([layers])) as mode:
+        out = layers["linear"](x)
+    assert mode.skipped == 0
+    assert out[0].isnan().all() and not out[1].isnan().any()
+
+
+def test_weights_not_made_by_materialize_are_never_taken_for_zeros():
+    linear = nn.Linear(6, 5)
+    with torch.no_grad():
+        linear.weight.zero_()  # zero in value, but not by construction: recognised by identity only
+    assert zero_storage_ptrs([linear]) == frozenset()
+    x = torch.randn(2, 6)
+    with torch.inference_mode(), ZeroWeightMode(zero_storage_ptrs([linear])) as mode:
+        linear(x)
+    assert mode.skipped == 0
+
+
+def test_measure_is_shape_faithful_by_default_and_agrees_with_it_off():
+    from ecwidth.measure import measure
+
+    config = tiny_config("qwen3_vl")
+    on, off = measure(config, device="cpu", dtype="float32"), measure(
+        config, device="cpu", dtype="float32", shape_faithful=False
+    )
+    assert on.widths == off.widths and on.widths
+
+
+PROFILE_ON_META = ("qwen3_vl", "qwen2_5_vl", "qwen3_omni_moe")
+
+
+@pytest.mark.parametrize("model_type", PROFILE_ON_META)
+def test_the_real_profile_item_runs_on_meta_with_the_minimal_width_and_the_engine_token_count(model_type):
+    from ecwidth.measure import dummy_shapes
+
+    adapter, model = adapter_for(model_type), build_on_cpu(tiny_config(model_type))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", MetaFallbackWarning)  # these families run on meta: no fallback
+        profile = dummy_shapes(model, dummy="profile")
+    minimal = dummy_shapes(model, dummy="minimal")
+    for modality, (tokens, width) in profile.items():
+        assert width == minimal[modality][1], modality
+        assert tokens == adapter.profile_tokens(model.config, modality), modality  # uncapped: the engine's item
+
+
+def test_a_family_that_reads_an_activation_falls_back_to_the_real_encode_and_says_so():
+    from ecwidth.measure import dummy_shapes
+
+    model = build_on_cpu(tiny_config("idefics3"))  # drops all-zero tiles: it reads the pixels' values
+    with pytest.warns(MetaFallbackWarning, match="cannot run on the meta device"):
+        profile = dummy_shapes(model, dummy="profile", max_tokens=64)
+    assert {m: w for m, (_, w) in profile.items()} == {m: w for m, (_, w) in dummy_shapes(model).items()}
+
+
+def test_meta_execution_keeps_integer_metadata_real_and_activations_on_meta():
+    layers = _zero_layers()
+    with torch.inference_mode(), meta_activations(layers):
+        lengths = torch.tensor([3, 4])
+        offsets = torch.arange(int(lengths.sum()), device="meta")  # an index: made for real on the host
+        features = torch.randn(int(lengths.sum()), 6)  # an activation: on meta
+        out = layers["linear"](features)
+    assert offsets.device.type == "cpu" and offsets.tolist() == list(range(7))
+    assert features.device.type == "meta" and out.device.type == "meta" and out.shape == (7, 5)
