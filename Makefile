@@ -34,4 +34,4 @@ tables: $(STAMP)
 
 # The cost of measuring, minimal item against profile item; writes benchmarks/measure_cost.json.
 bench: $(STAMP)
-	$(BIN)/python benchmarks/measure_cost.py
+	$(BIN)/python benchmarks/measure_cost.py --survey

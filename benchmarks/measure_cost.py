@@ -130,6 +130,11 @@ MINIMAL_LIMIT_S = 2.0
 TIME_RATIO_TARGET = 100.0
 MEMORY_RATIO_TARGET = 10.0
 PREDICT_LIMIT_S = 0.010
+SURVEY_OVER_FLOOR_LIMIT = 1.5
+CATALOG_MEDIAN_LIMIT_S = 0.040
+CATALOG_WORST_LIMIT_S = 0.150
+LOOKUP_RATIO_LIMIT = 5.0
+PROFILE_ITEM_LIMIT_S = 3.0
 #: Where a family cannot count the real profile item's tokens (its width still measures).
 NO_TOKEN_RULE = "no token rule for this family"
 
@@ -144,7 +149,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--profile-cap", type=int, default=None, metavar="TOKENS",
                         help=f"cap each profile item at TOKENS (default: {DEFAULT_CPU_CAP} on a CPU, none on a GPU; "
                              "0: no cap)")  # fmt: skip
-    parser.add_argument("--survey", action="store_true", help="also time `ecwidth survey` over the whole catalog")
+    parser.add_argument("--survey", action="store_true",
+                        help="also time `ecwidth survey` over the whole catalog, against the import floor")
+    parser.add_argument("--catalog-repeats", type=int, default=3, metavar="N",
+                        help="timed runs per catalog model, shape-faithful on and off (0: skip that part)")
+    parser.add_argument("--no-shape-faithful", dest="shape_faithful", action="store_false",
+                        help="run every product in the per-model minimal measurement (b), as before ecwidth.shapes")
     parser.add_argument("-o", "--output", default=str(DEFAULT_OUTPUT), metavar="PATH", help="JSON to write")
     args = parser.parse_args(argv)
     if args.repeats < 1:
@@ -220,8 +230,14 @@ def encoder_parameters(model: Any, adapter: Any) -> tuple[int, int]:
     return sum(p.numel() for p in seen.values()), sum(p.numel() * p.element_size() for p in seen.values())
 
 
-def run_once(spec: Any, adapter: Any, device: Any, dtype: Any, dummy: str, cap: int | None) -> dict[str, Any]:
-    """Build afresh and encode one ``dummy`` item per modality; times, tokens, widths and memory."""
+def run_once(
+    spec: Any, adapter: Any, device: Any, dtype: Any, dummy: str, cap: int | None, *, shape_faithful: bool = True
+) -> dict[str, Any]:
+    """Build afresh and encode one ``dummy`` item per modality; times, tokens, widths and memory.
+
+    ``shape_faithful`` as in ``ecwidth.measure.dummy_shapes``: on for ecwidth's
+    way, off for the real encode whose cost it is compared with.
+    """
     from ecwidth.build import build_encoder
     from ecwidth.measure import dummy_shapes
     from ecwidth.memory import peak_memory
@@ -241,7 +257,7 @@ def run_once(spec: Any, adapter: Any, device: Any, dtype: Any, dummy: str, cap: 
         for modality in adapter.modalities(model):
             started = time.perf_counter()
             ((tokens[modality], widths[modality]),) = dummy_shapes(
-                model, [modality], dummy=dummy, max_tokens=cap
+                model, [modality], dummy=dummy, max_tokens=cap, shape_faithful=shape_faithful
             ).values()
             _sync(device)
             encode_s[modality] = time.perf_counter() - started
@@ -321,8 +337,10 @@ def _ratio(numerator: float | None, denominator: float | None) -> float | None:
     return None if numerator is None or not denominator else numerator / denominator
 
 
-def bench_model(name: str, device: Any, dtype: Any, repeats: int, cap: int | None, bandwidth: float) -> dict[str, Any]:
-    """Entry (a), (b), (c) and the ratios for one model."""
+def bench_model(
+    name: str, device: Any, dtype: Any, repeats: int, cap: int | None, bandwidth: float, shape_faithful: bool = True
+) -> dict[str, Any]:
+    """Entry (a), (b), (c), (d) and the ratios for one model."""
     from ecwidth.adapter import adapter_for
     from ecwidth.configs import resolve_spec
     from ecwidth.devices import dtype_name
@@ -333,13 +351,17 @@ def bench_model(name: str, device: Any, dtype: Any, repeats: int, cap: int | Non
     adapter = adapter_for(spec.model_type)
     predicted = predict_widths(spec.config)
     log(f"{spec.name}: (b) minimal, 1 cold + {repeats} runs")
-    cold = run_once(spec, adapter, device, dtype, "minimal", None)
-    minimal = summarise([run_once(spec, adapter, device, dtype, "minimal", None) for _ in range(repeats)])
+    cold = run_once(spec, adapter, device, dtype, "minimal", None, shape_faithful=shape_faithful)
+    minimal = summarise(
+        [run_once(spec, adapter, device, dtype, "minimal", None, shape_faithful=shape_faithful) for _ in range(repeats)]
+    )
     minimal["cold"] = {key: cold[key] for key in ("build_s", "encode_s", "peak_rss_bytes", "peak_above_weights_bytes")}
     real = real_profile_tokens(adapter, spec.config, minimal["tokens_by_modality"])
     shown = real if real is not None else NO_TOKEN_RULE
     log(f"{spec.name}: (c) profile, {repeats} runs, cap {cap or 'none'} tokens per item; real profile {shown}")
-    profile = summarise([run_once(spec, adapter, device, dtype, "profile", cap) for _ in range(repeats)])
+    profile = summarise(
+        [run_once(spec, adapter, device, dtype, "profile", cap, shape_faithful=False) for _ in range(repeats)]
+    )
     profile["cap"] = cap
     profile["real_profile_tokens"] = None if real is None else sum(real.values())
     profile["real_profile_tokens_by_modality"] = real
@@ -352,6 +374,10 @@ def bench_model(name: str, device: Any, dtype: Any, repeats: int, cap: int | Non
     )
     if profile["widths"] != minimal["widths"]:
         raise ValueError(f"{spec.name}: profile widths {profile['widths']} differ from minimal {minimal['widths']}")
+    log(f"{spec.name}: (d) the real profile item through meta execution, {repeats} runs")
+    on_meta = real_profile_on_meta(spec, adapter, device, dtype, repeats)
+    if on_meta["widths"] != minimal["widths"]:
+        raise ValueError(f"{spec.name}: real profile widths {on_meta['widths']} differ from minimal {minimal['widths']}")
     minimal_s = minimal["build_s"] + minimal["encode_s"]
     weight_bytes = cold["encoder_weight_bytes"]
     floor_s = weight_bytes / bandwidth
@@ -366,6 +392,8 @@ def bench_model(name: str, device: Any, dtype: Any, repeats: int, cap: int | Non
         "predict_cold_s": predict_cold,
         "minimal": minimal,
         "profile": profile,
+        "profile_on_meta": on_meta,
+        "capped_real_over_meta_extrapolated": _ratio(profile.get("encode_s_extrapolated"), on_meta["encode_s"]),
         "floor_s": floor_s,
         "profile_over_minimal_time": _ratio(profile["build_s"] + profile["encode_s"], minimal_s),
         "profile_over_minimal_time_extrapolated": None if real is None else _ratio(
@@ -380,6 +408,120 @@ def bench_model(name: str, device: Any, dtype: Any, repeats: int, cap: int | Non
         "dtype": dtype_name(dtype),
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
+
+
+def real_profile_on_meta(spec: Any, adapter: Any, device: Any, dtype: Any, repeats: int) -> dict[str, Any]:
+    """The engine's own (uncapped) profile item per modality through ``--dummy profile``'s meta execution.
+
+    ``per_item_s``: median seconds per modality; ``fell_back``: the modalities
+    that could not run on meta and were encoded for real (their reason).
+    """
+    import warnings
+
+    from ecwidth.build import build_encoder
+    from ecwidth.measure import MetaFallbackWarning, dummy_shapes
+
+    model = build_encoder(adapter, spec.config, device=device, dtype=dtype)
+    times: dict[str, list[float]] = {}
+    shapes: dict[str, tuple[int, int]] = {}
+    fell_back: dict[str, str] = {}
+    for modality in adapter.modalities(model):
+        for _ in range(repeats):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", MetaFallbackWarning)
+                started = time.perf_counter()
+                shapes.update(dummy_shapes(model, [modality], dummy="profile"))
+                _sync(device)
+                times.setdefault(modality, []).append(time.perf_counter() - started)
+            for warning in caught:
+                if issubclass(warning.category, MetaFallbackWarning):
+                    fell_back[modality] = str(warning.message)
+    del model
+    gc.collect()
+    per_item = {m: statistics.median(t) for m, t in times.items()}
+    return {
+        "per_item_s": per_item,
+        "encode_s": sum(per_item.values()),
+        "worst_item_s": max(per_item.values(), default=None),
+        "tokens_by_modality": {m: tokens for m, (tokens, _) in shapes.items()},
+        "widths": {m: width for m, (_, width) in shapes.items()},
+        "fell_back": fell_back,
+    }
+
+
+# -- the whole catalog, after imports -------------------------------------------------------------
+
+
+def catalog_costs(device: Any, dtype: Any, repeats: int) -> dict[str, Any]:
+    """Build plus minimal measurement of every catalog model, shape-faithful on and off.
+
+    Each model is measured once untimed (its modeling module's import and
+    first calls), then ``repeats`` times each way. Per mode: every model's
+    median, and the median and worst of those over the catalog.
+    """
+    from ecwidth.catalog import catalog_names
+    from ecwidth.configs import resolve_spec
+    from ecwidth.measure import measure
+
+    per_model: dict[str, dict[str, float]] = {}
+    failures: dict[str, str] = {}
+    for name in catalog_names():
+        try:
+            spec = resolve_spec(name)
+            measure(spec, device=device, dtype=dtype)
+            entry = {}
+            for key, faithful in (("shape_faithful", True), ("every_product", False)):
+                runs = [measure(spec, device=device, dtype=dtype, shape_faithful=faithful) for _ in range(repeats)]
+                entry[key] = statistics.median(r.build_s + r.encode_s for r in runs)
+        except Exception as error:  # one broken family must not cost the others' figures
+            failures[name] = f"{type(error).__name__}: {error}"
+            continue
+        per_model[name] = entry
+    summary = {
+        key: {
+            "median_s": statistics.median(e[key] for e in per_model.values()),
+            "worst_s": max(e[key] for e in per_model.values()),
+            "worst_model": max(per_model, key=lambda n: per_model[n][key]),
+        }
+        for key in ("shape_faithful", "every_product")
+    } if per_model else {}  # fmt: skip
+    return {"models": per_model, "failures": failures, "repeats": repeats, **summary}
+
+
+# -- fresh processes: the floors -----------------------------------------------------------------
+
+
+def _wall(command: list[str], repeats: int) -> float:
+    """Median wall seconds of ``command`` in a fresh process, offline; it must exit 0."""
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        subprocess.run(command, check=True, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def import_floor(repeats: int = 3) -> dict[str, Any]:
+    """What any measuring process pays first: torch, transformers and the first catalog model's class."""
+    from ecwidth.adapter import adapter_for
+    from ecwidth.catalog import catalog_names
+    from ecwidth.configs import resolve_spec
+
+    spec = resolve_spec(catalog_names()[0])
+    model_class = adapter_for(spec.model_type).model_class_for(spec.config)
+    code = f"import torch, transformers; transformers.{model_class}"
+    return {"command": f"python -c {code!r}", "wall_s": _wall([sys.executable, "-c", code], repeats)}
+
+
+def lookup_cost(repeats: int = 5) -> dict[str, Any]:
+    """``ecwidth lookup`` of the first committed table row against ``python -c pass``, both fresh processes."""
+    table = ROOT / "tables" / "encoder_widths.json"
+    row = json.loads(table.read_text())["rows"][0]
+    command = [sys.executable, "-m", "ecwidth", "lookup", str(table), row["model"], row["modality"]]
+    lookup_s, pass_s = _wall(command, repeats), _wall([sys.executable, "-c", "pass"], repeats)
+    return {"command": f"ecwidth lookup tables/encoder_widths.json {row['model']} {row['modality']}",
+            "wall_s": lookup_s, "python_pass_s": pass_s, "ratio": lookup_s / pass_s}  # fmt: skip
 
 
 # -- the survey, as a new user runs it ----------------------------------------------------------
@@ -437,8 +579,10 @@ def log(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-def targets(entries: list[dict[str, Any]], survey: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
-    """Each issue-6 target with the measured value and whether it is met (``None``: not measured)."""
+def targets(entries: list[dict[str, Any]], survey: dict[str, Any] | None, floors: dict[str, Any] | None = None
+            ) -> dict[str, dict[str, Any]]:  # fmt: skip
+    """Each issue-6 and issue-16 target with the measured value and whether it is met (``None``: not measured)."""
+    floors = floors or {}
     result: dict[str, dict[str, Any]] = {}
 
     def add(key: str, text: str, value: float | None, limit: float, below: bool) -> None:
@@ -460,6 +604,18 @@ def targets(entries: list[dict[str, Any]], survey: dict[str, Any] | None) -> dic
         add(f"{name}:memory_ratio", f"{name}: profile / minimal peak memory above the weights",
             entry["profile_over_minimal_memory"], MEMORY_RATIO_TARGET, False)  # fmt: skip
         add(f"{name}:predict_s", f"{name}: predict (s)", entry["predict_s"], PREDICT_LIMIT_S, True)
+        add(f"{name}:profile_on_meta_s", f"{name}: the real profile item through meta execution, worst item (s)",
+            entry["profile_on_meta"]["worst_item_s"], PROFILE_ITEM_LIMIT_S, True)  # fmt: skip
+    floor, catalog, lookup = floors.get("import_floor"), floors.get("catalog"), floors.get("lookup")
+    add("survey_over_import_floor", "cold whole-catalog survey / import floor",
+        _ratio(survey and survey["wall_s"], floor and floor["wall_s"]), SURVEY_OVER_FLOOR_LIMIT, True)  # fmt: skip
+    faithful = (catalog or {}).get("shape_faithful")
+    add("catalog_minimal_median_s", "build + minimal measurement, median over the catalog, after imports (s)",
+        faithful and faithful["median_s"], CATALOG_MEDIAN_LIMIT_S, True)  # fmt: skip
+    add("catalog_minimal_worst_s", "build + minimal measurement, worst model of the catalog, after imports (s)",
+        faithful and faithful["worst_s"], CATALOG_WORST_LIMIT_S, True)  # fmt: skip
+    add("lookup_over_python_pass", "`ecwidth lookup` / `python -c pass`",
+        lookup and lookup["ratio"], LOOKUP_RATIO_LIMIT, True)  # fmt: skip
     return result
 
 
@@ -514,6 +670,23 @@ def print_report(report: dict[str, Any]) -> None:
               f"exit {survey['returncode']}")  # fmt: skip
         for error in survey["errors"]:
             print(f"  {error}")
+    for e in entries:
+        meta = e["profile_on_meta"]
+        fell = f"; fell back for {sorted(meta['fell_back'])}" if meta["fell_back"] else ""
+        print(f"{e['model']}: the real profile item {meta['tokens_by_modality']} through meta execution: "
+              f"{ {m: round(t, 3) for m, t in meta['per_item_s'].items()} } s per item{fell}")  # fmt: skip
+    floor, lookup, catalog = report.get("import_floor"), report.get("lookup"), report.get("catalog")
+    if floor and survey:
+        print(f"import floor ({floor['command']}): {floor['wall_s']:.2f} s; survey / floor "
+              f"{survey['wall_s'] / floor['wall_s']:.2f}")  # fmt: skip
+    if lookup:
+        print(f"{lookup['command']}: {lookup['wall_s'] * 1e3:.0f} ms; python -c pass {lookup['python_pass_s'] * 1e3:.0f} ms;"
+              f" ratio {lookup['ratio']:.2f}")  # fmt: skip
+    if catalog and "shape_faithful" in catalog:
+        for key in ("shape_faithful", "every_product"):
+            c = catalog[key]
+            print(f"catalog ({len(catalog['models'])} models), build + minimal, {key}: median {c['median_s'] * 1e3:.1f} ms, "
+                  f"worst {c['worst_s'] * 1e3:.1f} ms ({c['worst_model']})")  # fmt: skip
     for name, error in report["failures"].items():
         print(f"\nFAILED {name}: {error}")
     print("\ntargets:")
@@ -543,14 +716,23 @@ def run(args: argparse.Namespace) -> int:
     report: dict[str, Any] = {"models": []}  # first: the notebook reads the first list it finds
     report["machine"] = machine(device)
     survey = None
+    floors: dict[str, Any] = {}
     if args.survey:
-        log("timing `ecwidth survey` over the catalog in a fresh process")
+        log("timing `ecwidth survey` over the catalog in a fresh process, and the import floor")
         survey = time_survey(args.device, args.dtype)
+        floors["import_floor"] = import_floor()
+    log("timing `ecwidth lookup` against `python -c pass`")
+    floors["lookup"] = lookup_cost()
+    if args.catalog_repeats:
+        log(f"every catalog model: build + minimal measurement, {args.catalog_repeats} runs each way")
+        floors["catalog"] = catalog_costs(device, dtype, args.catalog_repeats)
     report["bandwidth_bytes_per_s"] = read_bandwidth(device)
     failures: dict[str, str] = {}
     for name in args.models:
         try:
-            entry = bench_model(name, device, dtype, args.repeats, cap or None, report["bandwidth_bytes_per_s"])
+            entry = bench_model(
+                name, device, dtype, args.repeats, cap or None, report["bandwidth_bytes_per_s"], args.shape_faithful
+            )
         except Exception as error:  # one broken family must not cost the other models' figures
             failures[name] = f"{type(error).__name__}: {error}"
             log(f"{name}: FAILED: {failures[name]}")
@@ -559,11 +741,15 @@ def run(args: argparse.Namespace) -> int:
     report["failures"] = failures
     report["machine"]["load_average_end"] = list(os.getloadavg())
     report["survey"] = survey
-    report["targets"] = targets(report["models"], survey)
+    report["shape_faithful"] = args.shape_faithful
+    report.update(floors)
+    report["targets"] = targets(report["models"], survey, floors)
     print_report(report)
     output = Path(args.output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(report, indent=2) + "\n")
+    from ecwidth.atomic import write_text_atomic
+
+    write_text_atomic(output, json.dumps(report, indent=2) + "\n")
     log(f"wrote {output}")
     return 0
 

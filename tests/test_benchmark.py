@@ -34,7 +34,8 @@ def test_a_tiny_model_gives_every_key_the_issue_asks_for(bench, tmp_path, monkey
     config.write_text(json.dumps(tiny_qwen3_vl(levels=2)))
     output = tmp_path / "cost.json"
     monkeypatch.setattr(bench, "BANDWIDTH_BYTES", 2**20)
-    argv = ["--models", str(config), "--device", "cpu", "--repeats", "1", "--profile-cap", "4", "-o", str(output)]
+    argv = ["--models", str(config), "--device", "cpu", "--repeats", "1", "--profile-cap", "4",
+            "--catalog-repeats", "0", "-o", str(output)]  # fmt: skip
     assert bench.main(argv) == 0
 
     report = json.loads(output.read_text())
@@ -52,6 +53,11 @@ def test_a_tiny_model_gives_every_key_the_issue_asks_for(bench, tmp_path, monkey
     assert report["bandwidth_bytes_per_s"] > 0 and report["survey"] is None
     assert report["targets"]["survey_s"]["met"] is None  # not measured without --survey
     assert "capped at 4 tokens" in capsys.readouterr().out
+    on_meta = entry["profile_on_meta"]  # the real, uncapped profile item through meta execution
+    assert on_meta["widths"] == entry["minimal"]["widths"] and not on_meta["fell_back"]
+    assert sum(on_meta["tokens_by_modality"].values()) == entry["profile"]["real_profile_tokens"]
+    assert report["lookup"]["ratio"] > 0 and report["targets"]["lookup_over_python_pass"]["met"] is not None
+    assert report["targets"]["survey_over_import_floor"]["met"] is None  # no survey, no ratio
 
 
 def test_the_survey_timer_reports_wall_time_peak_rss_and_the_model_count(bench):
