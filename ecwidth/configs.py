@@ -129,15 +129,17 @@ def spec_from_dict(
             f"{source}: transformers does not know model_type {model_type!r}; "
             f"ecwidth supports: {', '.join(supported_model_types())}"
         )
+    native = raw
     if adapter is not None:
-        missing = adapter.missing_fields(raw)
+        native = adapter.translate(copy.deepcopy(raw))
+        missing = adapter.missing_fields(native)
         if missing:
             raise ConfigError(
                 f"{source}: model_type {model_type!r} needs {', '.join(repr(f) for f in missing)}, "
                 "which the config lacks; copy it from the model's published config.json"
             )
     try:
-        config = CONFIG_MAPPING[model_type].from_dict(copy.deepcopy(raw))  # transformers fills nested dicts in place
+        config = CONFIG_MAPPING[model_type].from_dict(copy.deepcopy(native))  # transformers fills nested dicts in place
     except (TypeError, ValueError, KeyError, AttributeError) as error:
         raise ConfigError(f"{source}: transformers rejects this {model_type} config: {error}") from error
     return ModelSpec(name=name, raw=raw, config=config, source=source)

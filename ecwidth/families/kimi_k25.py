@@ -13,7 +13,10 @@ input is ``vision_config.hidden_size × merge_kernel_size²`` (and
 
 transformers' ``Kimi_K25Model.get_image_features`` applies the same
 ``mm_projector`` and splits per item, so we call it for ``vision_chunk``
-items; its ``get_video_features`` is the same call.
+items; its ``get_video_features`` is the same call. Published configs keep
+the remote-code field names (``vt_hidden_size``, ``mm_hidden_size``), which
+transformers' port does not read; ``translate`` maps them onto its names, so
+the tower is built at the published sizes rather than at class defaults.
 
 Tokens follow vLLM's ``media_tokens_calculator`` (``KimiK25FusedVisionProcessor``,
 ``navit_resize_image``) at the published ``media_proc_cfg``: an image is
@@ -93,6 +96,18 @@ class VisionChunk(ItemKind):
         return h * w // self._sizes(config)[1] ** 2
 
 
+#: The remote-code vision field names published checkpoints carry, and transformers' names for them.
+_VISION_FIELDS = {
+    "vt_hidden_size": "hidden_size",
+    "vt_num_hidden_layers": "num_hidden_layers",
+    "vt_num_attention_heads": "num_attention_heads",
+    "vt_intermediate_size": "intermediate_size",
+    "init_pos_emb_height": "pos_emb_height",
+    "init_pos_emb_width": "pos_emb_width",
+    "init_pos_emb_time": "pos_emb_time",
+}
+
+
 @register
 class KimiK25Adapter(FamilyAdapter):
     model_types = ("kimi_k25",)
@@ -108,6 +123,18 @@ class KimiK25Adapter(FamilyAdapter):
 
     def config_modalities(self, config: Any) -> tuple[str, ...]:
         return ("vision_chunk",) if getattr(config, "vision_config", None) is not None else ()
+
+    def translate(self, raw: dict[str, Any]) -> dict[str, Any]:
+        """Published Kimi-K2.5/K2.6 configs keep the remote-code schema (``vt_hidden_size``, ``mm_hidden_size``);
+        transformers' port reads other names and would silently fill in its defaults for them."""
+        vision = raw.get("vision_config")
+        if isinstance(vision, dict):
+            for published, native in _VISION_FIELDS.items():
+                if published in vision and native not in vision:
+                    vision[native] = vision[published]
+            if "mm_hidden_size" in vision:
+                raw.setdefault("projection_hidden_size", vision["mm_hidden_size"])
+        return raw
 
     def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
         """The DeepSeek-V3 MoE language model allocates its experts at construction: lay it out on meta."""

@@ -26,3 +26,19 @@ def test_tokens_follow_vllms_navit_resize():
     assert adapter.embed_tokens(config, ItemSize("vision_chunk", 448, 448, frames=8)) == 2 * 16 * 16
     # 3000² scales to 1794² (16384-patch budget), padded to 1820²: 65² tokens.
     assert adapter.profile_tokens(config, "vision_chunk") == 65 * 65
+
+
+def test_the_published_remote_code_schema_builds_at_its_own_sizes():
+    native = tiny_config("kimi_k25")
+    vision = native["vision_config"]
+    published = {**native, "vision_config": {
+        "vt_hidden_size": vision["hidden_size"], "vt_intermediate_size": vision["intermediate_size"],
+        "vt_num_hidden_layers": vision["num_hidden_layers"], "vt_num_attention_heads": vision["num_attention_heads"],
+        "init_pos_emb_height": vision["pos_emb_height"], "init_pos_emb_width": vision["pos_emb_width"],
+        "init_pos_emb_time": vision["pos_emb_time"], "patch_size": vision["patch_size"],
+        "merge_kernel_size": vision["merge_kernel_size"], "mm_hidden_size": vision["hidden_size"],
+    }}  # fmt: skip
+    spec = resolve_spec(published)
+    assert spec.config.vision_config.hidden_size == vision["hidden_size"]  # not transformers' default of 1152
+    assert spec.raw == published  # the record keeps what was published
+    assert measure(published, device="cpu").widths == {"vision_chunk": native["text_config"]["hidden_size"]}
