@@ -18,6 +18,7 @@ import sys
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 
 from ecwidth.atomic import write_text_atomic
 from ecwidth.errors import EcwidthError
@@ -29,6 +30,7 @@ from ecwidth.options import (
     add_timeout_option,
     model_spec,
 )
+from ecwidth.runtime import RuntimeOptions
 from ecwidth.sizing import DEFAULT_BUFFER_BYTES, SERVING_DTYPES, parse_bytes, parse_item
 from ecwidth.table import WidthTable
 
@@ -61,9 +63,15 @@ def _table_model(table: WidthTable, model: str) -> str:
 
 
 def _cmd_lookup(args: argparse.Namespace) -> int:
-    """Print one modality's width, as a bare int for scripts."""
+    """Print one modality's width: a bare int for scripts, or with ``--json`` one object that says what it is."""
     table = WidthTable.read(args.table)
-    print(table.width(_table_model(table, args.model), args.modality, video_pruning_rate=args.video_pruning_rate))
+    model, modality = _table_model(table, args.model), args.modality.lower()
+    width = table.width(model, modality, video_pruning_rate=args.video_pruning_rate)
+    if args.json:
+        options = RuntimeOptions(video_pruning_rate=args.video_pruning_rate).set_options()
+        print(json.dumps({"model": model, "modality": modality, "width": width, **({"options": options} if options else {})}))
+    else:
+        print(width)
     return 0
 
 
@@ -277,6 +285,7 @@ def _cmd_models(args: argparse.Namespace) -> int:
         ]))  # fmt: skip
         return 0
     width = max(len(e.name) for e in entries)
+    print(f"{'NAME':<{width}}  {'MODEL TYPE':<16}  {'MODALITIES':<18}  HUB ID")
     for entry in entries:
         modalities = ",".join(entry.modalities)
         print(f"{entry.name:<{width}}  {entry.config['model_type']:<16}  {modalities:<18}  {entry.hf_id}")
@@ -291,20 +300,30 @@ def _cmd_survey(args: argparse.Namespace) -> int:
     """
     from ecwidth.survey import survey
 
+    output = Path(args.output)
+    if output.suffix.lower() in (".json", ".csv", ".md") or output.is_file():
+        raise EcwidthError(
+            f"-o {args.output} names a file; survey writes a folder of encoder_widths.json, .csv and .md. "
+            f"Pass a folder, e.g. -o {output.with_suffix('')}"
+        )
     with _warnings_on_stderr():
         result = survey(
             args.models, device=args.device, dtype=args.dtype, dummy=args.dummy,
-            video_pruning_rate=args.video_pruning_rate,
+            video_pruning_rate=args.video_pruning_rate, progress=not args.no_progress,
         )  # fmt: skip
     written = result.table.write(args.output)
-    print(result.table.render_markdown())
+    print(result.table.render_json() if args.json else result.table.render_markdown(), end="")
     total = result.costs["total_s"].sum()
     peak = result.costs["peak_rss_bytes"].max() / 2**30 if len(result.costs) else 0.0
-    print(f"{len(result.costs)} model(s) in {total:.1f} s of measuring, peak RSS {peak:.2f} GiB")
-    print("wrote " + ", ".join(str(path) for path in written))
+    status = [
+        f"{len(result.costs)} model(s) in {total:.1f} s of measuring, peak RSS {peak:.2f} GiB",
+        "wrote " + ", ".join(str(path) for path in written),
+    ]
     if result.skipped:
-        print(f"left out {len(result.skipped)} catalog model(s) whose engine class takes no option set here: "
-              + ", ".join(result.skipped))
+        status.append(f"left out {len(result.skipped)} catalog model(s) whose engine class takes no option set "
+                      "here: " + ", ".join(result.skipped))  # fmt: skip
+    for line in status:
+        print(f"ecwidth: {line}", file=sys.stderr)
     for name, error in result.failures.items():
         print(f"ecwidth: error: {name}: {error}", file=sys.stderr)
     return 1 if result.failures else 0
@@ -324,43 +343,64 @@ def _version() -> str:
     return __version__
 
 
+#: The top-level help's walk through the commands, in the order a user reaches for them.
+WORKFLOW = """\
+commands, in the order you reach for them, with an example each:
+  models    what the catalog holds
+            ecwidth models
+  predict   widths from the config alone
+            ecwidth predict --model Qwen/Qwen3-VL-8B-Instruct
+  measure   build the encoder and measure
+            ecwidth measure --model qwen3-vl-8b-instruct --json
+  size      bytes per item, items per buffer
+            ecwidth size qwen3-vl-8b-instruct --buffer 1GiB
+  survey    a width table for many models
+            ecwidth survey --models qwen3-vl-8b-instruct ./my-finetune -o build/survey
+  lookup    one width from a table
+            ecwidth lookup tables/encoder_widths.json qwen3-vl-8b-instruct image
+  export    a producer config, a buffer plan, CSV or Markdown
+            ecwidth export tables/encoder_widths.json --model qwen3-vl-8b-instruct --format producer-json
+
+`ecwidth COMMAND --help` says more. Data goes to stdout; status and progress to stderr.
+"""
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps descriptions as written and shows each option's default where its help does not already."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        shown = action.default not in (None, False, argparse.SUPPRESS) and not action.option_strings == []
+        if shown and "default" not in text and action.nargs != 0:
+            text += " (default: %(default)s)"
+        return text
+
+
+def _command(commands: argparse._SubParsersAction, name: str, help: str, **kwargs: object) -> argparse.ArgumentParser:
+    return commands.add_parser(name, help=help, description=kwargs.pop("description", help.capitalize() + "."),
+                               formatter_class=_HelpFormatter, **kwargs)  # fmt: skip
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The ``ecwidth`` parser; each subparser sets ``func`` to its ``_cmd_<name>``."""
-    parser = argparse.ArgumentParser(prog="ecwidth", description="Encoder output widths of multimodal models.")
+    """The ``ecwidth`` parser; each subparser sets ``func`` to its ``_cmd_<name>``, in the order a user works."""
+    parser = argparse.ArgumentParser(
+        prog="ecwidth", description="Encoder output widths of multimodal models, as the EC producer ships them.",
+        epilog=WORKFLOW, formatter_class=_HelpFormatter,
+    )  # fmt: skip
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    lookup = commands.add_parser("lookup", help="print the width of one model's modality from a table")
-    lookup.add_argument("table", metavar="TABLE", help="width table (.json or .csv)")
-    lookup.add_argument("model", metavar="MODEL", help="a model in the table (a catalog model also by its hub id)")
-    lookup.add_argument("modality", metavar="MODALITY")
-    add_runtime_options(lookup, help="the width measured with vLLM's --video-pruning-rate R (default: 0, off)")
-    lookup.set_defaults(func=_cmd_lookup)
+    models = _command(commands, "models", "list the catalog of published architectures")
+    add_json_option(models, help="print a JSON list")
+    models.set_defaults(func=_cmd_models)
 
-    export = commands.add_parser(
-        "export", help="export a producer config, a buffer plan or a table",
-        description="Export one model's widths, or the table, in a format made for one reader.",
-        epilog=EXPORT_READERS, formatter_class=argparse.RawDescriptionHelpFormatter,
-    )  # fmt: skip
-    export.add_argument("table", metavar="TABLE", help="width table (.json or .csv)")
-    export.add_argument(
-        "--model",
-        help="only this model (required for producer-json and buffer-plan); a catalog model also by its hub id",
-    )
-    export.add_argument("--format", required=True, choices=EXPORT_FORMATS, help="see the list below")
-    export.add_argument(
-        "--serving-dtype", choices=tuple(SERVING_DTYPES),
-        help="buffer-plan only: the dtype the producer ships embeddings in, vLLM's --dtype (default bfloat16)",
-    )  # fmt: skip
-    add_runtime_options(
-        export, default=None,
-        help="the rows measured with vLLM's --video-pruning-rate R: a producer config is for one setting "
-        "(default: 0, off); csv and md keep every setting unless R is given",
-    )  # fmt: skip
-    export.add_argument("-o", "--output", metavar="PATH", help="write here (atomically) instead of stdout")
-    export.set_defaults(func=_cmd_export)
+    predict = _command(commands, "predict", "widths from the config alone, without building")
+    add_model_source(predict)
+    add_runtime_options(predict)
+    add_json_option(predict)
+    predict.set_defaults(func=_cmd_predict)
 
-    measure = commands.add_parser("measure", help="build a model's encoder and measure its widths")
+    measure = _command(commands, "measure", "build a model's encoder and measure its widths")
     add_model_source(measure)
     measure.add_argument("--modality", action="append", metavar="M", help="only this modality (repeatable)")
     _add_run_options(measure)
@@ -369,8 +409,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_json_option(measure)
     measure.set_defaults(func=_cmd_measure)
 
-    size = commands.add_parser(
-        "size", help="measure a model's widths, then bytes per token, per item and per largest item, items per buffer"
+    size = _command(
+        commands, "size", "measure a model's widths, then bytes per token, per item and per largest item, items per buffer"
     )
     add_model_source(size, positional=True)
     size.add_argument(
@@ -393,17 +433,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_json_option(size)
     size.set_defaults(func=_cmd_size)
 
-    predict = commands.add_parser("predict", help="widths from the config alone, without building")
-    add_model_source(predict)
-    add_runtime_options(predict)
-    add_json_option(predict)
-    predict.set_defaults(func=_cmd_predict)
-
-    models = commands.add_parser("models", help="list the catalog of published architectures")
-    add_json_option(models, help="print a JSON list")
-    models.set_defaults(func=_cmd_models)
-
-    survey = commands.add_parser("survey", help="measure the catalog and write a width table")
+    survey = _command(commands, "survey", "measure the catalog (or given models) and write a width table")
     survey.add_argument(
         "--models", nargs="+", metavar="MODEL",
         help="models as --model takes them, mixed freely: catalog names, hub ids, folders, config files "
@@ -412,13 +442,49 @@ def build_parser() -> argparse.ArgumentParser:
     survey.add_argument("-o", "--output", metavar="DIR", default="build/survey", help="folder for JSON, CSV, Markdown")
     _add_run_options(survey)
     add_runtime_options(survey)
+    survey.add_argument("--no-progress", action="store_true", help="no progress on stderr (also: TQDM_DISABLE=1)")
+    add_json_option(survey, help="print the table as JSON instead of Markdown")
     survey.set_defaults(func=_cmd_survey)
+
+    lookup = _command(commands, "lookup", "print the width of one model's modality from a table")
+    lookup.add_argument("table", metavar="TABLE", help="width table (.json or .csv)")
+    lookup.add_argument("model", metavar="MODEL", help="a model in the table (a catalog model also by its hub id)")
+    lookup.add_argument("modality", metavar="MODALITY", help="image, video, audio ... (any case)")
+    add_runtime_options(lookup, help="the width measured with vLLM's --video-pruning-rate R (default: 0, off)")
+    add_json_option(lookup, help="print {model, modality, width, options} instead of the bare width")
+    lookup.set_defaults(func=_cmd_lookup)
+
+    export = _command(
+        commands, "export", "export a producer config, a buffer plan or a table",
+        description="Export one model's widths, or the table, in a format made for one reader.", epilog=EXPORT_READERS,
+    )  # fmt: skip
+    export.add_argument("table", metavar="TABLE", help="width table (.json or .csv)")
+    export.add_argument(
+        "--model",
+        help="only this model (required for producer-json and buffer-plan); a catalog model also by its hub id",
+    )
+    export.add_argument("--format", required=True, choices=EXPORT_FORMATS, help="see the list below")
+    export.add_argument(
+        "--serving-dtype", choices=tuple(SERVING_DTYPES),
+        help="buffer-plan only: the dtype the producer ships embeddings in, vLLM's --dtype (default bfloat16)",
+    )  # fmt: skip
+    add_runtime_options(
+        export, default=None,
+        help="the rows measured with vLLM's --video-pruning-rate R: a producer config is for one setting "
+        "(default: 0, off); csv and md keep every setting unless R is given",
+    )  # fmt: skip
+    export.add_argument("-o", "--output", metavar="PATH", help="write here (atomically) instead of stdout")
+    export.set_defaults(func=_cmd_export)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (argparse exits 2 itself on usage errors)."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:  # `ecwidth` alone: what it can do
+        parser.print_help()
+        return 0
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")  # its notes on published configs ask nothing of a user
     try:
         status = args.func(args)

@@ -1,0 +1,66 @@
+"""The command line behaves like the tools around it: help, JSON, stdout for data and stderr for status."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from ecwidth.cli import build_parser, main
+
+from tiny_configs import tiny_config
+
+WORKFLOW_ORDER = ["models", "predict", "measure", "size", "survey", "lookup", "export"]
+
+
+def test_ecwidth_alone_prints_help_and_succeeds(capsys):
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: ecwidth")
+    listed = re.findall(r"^    (\w+)\s{2,}", out, flags=re.M)
+    assert listed[: len(WORKFLOW_ORDER)] == WORKFLOW_ORDER  # the commands, in the order a user works
+    for command in WORKFLOW_ORDER:
+        assert f"ecwidth {command}" in out  # an example each
+
+
+@pytest.mark.parametrize("command", WORKFLOW_ORDER)
+def test_every_option_with_a_default_shows_it(command):
+    sub = build_parser()._subparsers._group_actions[0].choices[command]
+    options = sub.format_help().split("\noptions:\n", 1)[1]
+    blocks = re.split(r"\n(?=  -)", options)  # one block per option, its help wrapped below it
+    for action in sub._actions:
+        if action.option_strings and action.default not in (None, False) and action.nargs != 0:
+            (block,) = [b for b in blocks if b.lstrip().startswith(tuple(action.option_strings))]
+            assert "default" in block, (command, action.option_strings)
+
+
+def test_lookup_json_says_what_the_width_is_and_takes_any_case(capsys):
+    assert main(["lookup", "tables/encoder_widths.json", "qwen3-vl-8b-instruct", "Image", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["model"] == "qwen3-vl-8b-instruct" and printed["modality"] == "image"
+    assert isinstance(printed["width"], int)
+
+
+@pytest.mark.parametrize("output", ["widths.json", "widths.csv"])
+def test_survey_into_a_file_path_says_it_wants_a_folder(tmp_path, capsys, output):
+    assert main(["survey", "--models", "qwen3-vl-2b-instruct", "-o", str(tmp_path / output)]) == 2
+    assert "Pass a folder" in capsys.readouterr().err
+    assert not (tmp_path / output).exists()
+
+
+def test_survey_prints_only_the_table_on_stdout(tmp_path, capsys):
+    config = tmp_path / "tiny-qwen3-vl.json"
+    config.write_text(json.dumps(tiny_config("qwen3_vl")))
+    assert main(["survey", "--models", str(config), "-o", str(tmp_path / "out"), "--device", "cpu", "--json"]) == 0
+    captured = capsys.readouterr()
+    document = json.loads(captured.out)  # nothing but the table
+    assert {row["model"] for row in document["rows"]} == {"tiny-qwen3-vl"}
+    assert "wrote " in captured.err and "model(s) in" in captured.err
+
+
+def test_models_has_a_header_and_modalities(capsys):
+    assert main(["models"]) == 0
+    header, first = capsys.readouterr().out.splitlines()[:2]
+    assert header.split()[:3] == ["NAME", "MODEL", "TYPE"] and "MODALITIES" in header
+    assert re.search(r"\b(image|video|audio)\b", first)
