@@ -5,7 +5,8 @@ model is constructed with every parameter on the meta device (no storage, no
 init), then only the encoder's parameters get real storage, all zeros.
 Buffers (rotary frequencies, position ids) are computed for real during
 construction, because the forward pass depends on them. The language model
-stays on meta: it is never given storage and never run.
+is built without its decoder layers (``without_language_layers``), and what
+is left of it stays on meta: it is never given storage and never run.
 """
 
 from __future__ import annotations
