@@ -12,6 +12,9 @@ text_config.hidden_size``), one tensor per image or video. The width is
 transformers' ``MiniMaxM3VLModel.get_image_features`` applies the same
 ``multi_modal_projector`` (both MLPs) and splits per item; videos go the same
 way. So the defaults fit. The MoE language model is laid out on meta.
+Published configs keep the remote-code schema (``img_token_compression_config``
+for the merge size, a ``clip_vision_model`` label); ``translate`` maps it onto
+transformers' names.
 
 Images: the image processor's default budget with Qwen-style ``smart_resize``;
 the profile image is vLLM's largest square in it. Videos: the per-frame
@@ -59,6 +62,21 @@ class MiniMaxM3VLAdapter(FamilyAdapter):
     )
     required_fields = ("text_config.hidden_size", "vision_config.hidden_size", "vision_config.spatial_merge_size")
     items = {"image": SquareProfilePatches(IMAGE_PIXELS), "video": PatchGrid(VIDEO_PIXELS)}
+
+    def translate(self, raw: dict[str, Any]) -> dict[str, Any]:
+        """Published MiniMax-M3 configs keep the remote-code schema: the merge and temporal patch sizes sit in
+        ``img_token_compression_config`` and the vision tower is labelled ``clip_vision_model``; transformers'
+        port reads ``vision_config.spatial_merge_size`` and ``temporal_patch_size``."""
+        vision = raw.get("vision_config")
+        if not isinstance(vision, dict):
+            return raw
+        compression = vision.get("img_token_compression_config") or raw.get("img_token_compression_config") or {}
+        for field in ("spatial_merge_size", "temporal_patch_size"):
+            if field in compression:
+                vision.setdefault(field, compression[field])
+        if vision.get("model_type") == "clip_vision_model":
+            vision["model_type"] = "minimax_m3_vl_vision"
+        return raw
 
     def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
         return construct_towers_off_meta(self.model_class_for(config), config, ("vision_tower",), dtype)

@@ -23,3 +23,12 @@ def test_token_counts():
     assert adapter.embed_tokens(config, ItemSize("image", 448, 448)) == 16 * 16
     assert adapter.profile_tokens(config, "image") == (672 // 28) ** 2  # largest square within 451584 pixels
     assert adapter.profile_tokens(config, "video") == 768  # one frame group at 768 tokens a frame
+
+
+def test_the_published_remote_code_schema_is_translated():
+    published = tiny_config("minimax_m3_vl")
+    vision = published["vision_config"]
+    merge = vision.pop("spatial_merge_size")
+    vision["img_token_compression_config"] = {"spatial_merge_size": merge, "temporal_patch_size": vision.pop("temporal_patch_size", 2)}
+    vision["model_type"] = "clip_vision_model"
+    assert resolve_spec(published).config.vision_config.spatial_merge_size == merge
