@@ -82,6 +82,10 @@ class FamilyAdapter:
     #: whether the build must lay out the language model's layers (``ecwidth.build.without_language_layers``);
     #: set it, saying why, only for a family whose encoder reads them.
     needs_language_layers: ClassVar[bool] = False
+    #: the family exists only in the serving engine: transformers has no config or model class for its
+    #: ``model_type``, so the spec's config is the raw dict read as attributes (``ecwidth.configs.EngineConfig``),
+    #: nothing can be built or measured, and ``predict`` answers from the engine's formula (``predicted_only``).
+    engine_only: ClassVar[bool] = False
 
     # -- from the config alone -------------------------------------------------
 
@@ -95,7 +99,9 @@ class FamilyAdapter:
 
     def config_modalities(self, config: Any) -> tuple[str, ...]:
         """Modalities a measurement encodes, in table order: what the model class declares, less those
-        whose encoder sub-config the config sets to null, and less ``predicted_only``."""
+        whose encoder sub-config the config sets to null, and less ``predicted_only``; none for ``engine_only``."""
+        if self.engine_only:
+            return ()
         import transformers
 
         declared = getattr(getattr(transformers, self.model_class_for(config)), "input_modalities", ())

@@ -55,6 +55,33 @@ def has_multimodal_encoder(raw: Mapping[str, Any]) -> bool:
     return any(key in raw for key in _ENCODER_KEYS)
 
 
+class EngineConfig:
+    """The raw config of an ``engine_only`` family, read as attributes (nested objects too); read-only.
+
+    transformers has no class for such a ``model_type``, so nothing fills in
+    defaults: a field the config lacks is an ``AttributeError``, and the
+    family's ``predict`` applies the engine's own defaults where it has them.
+    """
+
+    __slots__ = ("_fields",)
+
+    def __init__(self, fields: Mapping[str, Any]) -> None:
+        object.__setattr__(self, "_fields", fields)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            value = self._fields[name]
+        except KeyError:
+            raise AttributeError(f"the {self._fields.get('model_type', 'sub-')}config has no field {name!r}") from None
+        return EngineConfig(value) if isinstance(value, Mapping) else value
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"an engine-only config is read-only; cannot set {name!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return copy.deepcopy(dict(self._fields))
+
+
 class NativeClassesWarning(UserWarning):
     """A config carries ``auto_map``, but transformers serves its ``model_type`` natively: no remote code runs."""
 
@@ -116,15 +143,16 @@ def spec_from_dict(
     if not isinstance(model_type, str):
         raise ConfigError(f"{source}: no 'model_type' field; is this a transformers config.json?")
     check_values(raw, source=source)
-    if "auto_map" in raw:
-        _check_remote_code(raw, model_type, source=source, trust_remote_code=trust_remote_code)
     adapter = find_adapter(model_type)
+    engine_only = adapter is not None and adapter.engine_only
+    if "auto_map" in raw and not engine_only:  # an engine-only family is only read: no code of any kind runs
+        _check_remote_code(raw, model_type, source=source, trust_remote_code=trust_remote_code)
     if adapter is None and has_multimodal_encoder(raw):
         raise UnknownModelTypeError(
             f"{source}: no ecwidth adapter for model_type {model_type!r}; "
             f"supported: {', '.join(supported_model_types())}"
         )
-    if model_type not in CONFIG_MAPPING:
+    if model_type not in CONFIG_MAPPING and not engine_only:
         raise UnknownModelTypeError(
             f"{source}: transformers does not know model_type {model_type!r}; "
             f"ecwidth supports: {', '.join(supported_model_types())}"
@@ -138,6 +166,8 @@ def spec_from_dict(
                 f"{source}: model_type {model_type!r} needs {', '.join(repr(f) for f in missing)}, "
                 "which the config lacks; copy it from the model's published config.json"
             )
+    if engine_only:
+        return ModelSpec(name=name, raw=raw, config=EngineConfig(native), source=source)
     try:
         config = CONFIG_MAPPING[model_type].from_dict(copy.deepcopy(native))  # transformers fills nested dicts in place
     except (TypeError, ValueError, KeyError, AttributeError) as error:

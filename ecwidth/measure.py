@@ -355,6 +355,7 @@ def measure(
             or a model cannot be built from it.
         EncodeError: Encoding failed; names the modality.
         DeadlineExceeded: Building or encoding ran past ``timeout``; names the model and the stage.
+        UnmeasurableError: The family is ``engine_only``: no transformers class can build it.
         ValueError: Bad device, dtype, dummy size, modality or timeout.
     """
     if timeout is not None:
@@ -379,6 +380,11 @@ def measure(
         text_config = spec.config.get_text_config()
         result.lm_hidden_size = getattr(text_config, "hidden_size", None)
         return result
+    if adapter.engine_only:
+        raise UnmeasurableError(
+            f"{spec.name}: predicted only: no transformers class can build this family ({spec.model_type}); "
+            "`ecwidth predict` gives its width from the engine's formula"
+        )
     result.lm_hidden_size = adapter.lm_hidden_size(spec.config)
     result.predicted_only = dict(adapter.predicted_only)
     if dummy == "profile" and torch_device.type == "cpu":

@@ -3,7 +3,9 @@
 A family test file keeps only what is specific to its family; this module
 checks what all of them share: it measures, the width equals the config's
 prediction, a missing required field is named, minimal and profile items
-agree, and a pipeline stage without the encoder reports nothing.
+agree, and a pipeline stage without the encoder reports nothing. An
+``engine_only`` family (no transformers class) keeps a shorter contract: it
+predicts every modality it declares, and refuses to measure.
 """
 
 from __future__ import annotations
@@ -16,13 +18,15 @@ import torch
 
 from ecwidth.adapter import adapter_for, lookup, resolve, supported_model_types
 from ecwidth.configs import resolve_spec
-from ecwidth.errors import ConfigError
+from ecwidth.errors import ConfigError, UnmeasurableError
 from ecwidth.measure import dummy_shapes, measure, measure_widths
+from ecwidth.predict import predict_widths
 
 from building import build_on_cpu
 from tiny_configs import tiny_config, tiny_model_types
 
-MODEL_TYPES = tiny_model_types()
+ENGINE_ONLY = [t for t in tiny_model_types() if adapter_for(t).engine_only]
+MODEL_TYPES = [t for t in tiny_model_types() if t not in ENGINE_ONLY]
 #: Tokens a profile item is capped at: enough to leave the minimal item's shape, small enough for a CPU.
 PROFILE_CAP = 64
 
@@ -34,7 +38,7 @@ def _collect_after_each_model():
 
 
 def test_every_registered_model_type_has_a_tiny_config():
-    untested = [t for t in supported_model_types() if t not in MODEL_TYPES and t != "ecwidth_toy"]
+    untested = [t for t in supported_model_types() if t not in tiny_model_types() and t != "ecwidth_toy"]
     assert not untested, f"add tests/tiny/<model_type>.json for {untested}"
 
 
@@ -48,7 +52,16 @@ def test_measures_a_positive_width_per_modality_equal_to_the_prediction(model_ty
     assert result.predicted == result.widths
 
 
-@pytest.mark.parametrize("model_type", MODEL_TYPES)
+@pytest.mark.parametrize("model_type", ENGINE_ONLY)
+def test_an_engine_only_family_predicts_its_modalities_and_refuses_to_measure(model_type):
+    predicted = predict_widths(tiny_config(model_type))
+    assert set(predicted) == set(adapter_for(model_type).predicted_only)
+    assert predicted and all(isinstance(w, int) and w > 0 for w in predicted.values())
+    with pytest.raises(UnmeasurableError, match="predicted only: no transformers class can build"):
+        measure(tiny_config(model_type), device="cpu")
+
+
+@pytest.mark.parametrize("model_type", tiny_model_types())
 def test_a_missing_required_field_is_a_config_error_naming_it(model_type):
     raw = tiny_config(model_type)
     fields = adapter_for(model_type).required_paths(raw)
