@@ -30,23 +30,14 @@ carry, so the profile item is also one tile and there is no token rule.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.items import FixedTiles, side
-
-#: What the engine ships for a family served by vLLM's Transformers backend.
-BACKEND = "vLLM Transformers backend (TransformersMultiModalForCausalLM, transformers/multimodal.py): pooler_output only"
+from ecwidth.families._backend import BACKEND, ProcessorTiles
 
 
-class DoclingTiles(FixedTiles):
+class DoclingTiles(ProcessorTiles):
     """Whole ``image_size`` tiles, batched as one image with its mask of real tiles."""
-
-    counts_tokens: ClassVar[bool] = False  # the tile count comes from the processor, not the config
-
-    def minimal_patches(self, config: Any) -> int:
-        vision = self.vision(config)
-        return side(vision.image_size) // side(vision.patch_size)  # no smaller tile: the position grids are fixed
 
     def shape(self, tiles: Any) -> dict[str, Any]:
         import torch

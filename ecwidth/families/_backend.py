@@ -1,0 +1,40 @@
+"""What vLLM's Transformers modeling backend ships, for the families it serves without a class of its own.
+
+vLLM 0.32 serves a transformers model type it has no class for through
+``TransformersMultiModalForCausalLM`` (``vllm/model_executor/models/transformers/multimodal.py``),
+when the model class passes the backend's gate (``is_backend_compatible()`` or
+``_can_set_attn_implementation()``, ``_try_resolve_transformers`` in ``registry.py``)
+and its processor exposes an image, video or audio processor. Its
+``embed_multimodal`` calls ``get_<modality>_features(..., return_dict=True)``
+and ships the ``pooler_output``, split per item (``_split_embeddings``); it reads
+nothing else the method returns: no DeepStack levels, no ``last_hidden_state``.
+That is ``FamilyAdapter``'s default packing, so these families measure
+transformers' own feature method as it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ecwidth.items import FixedTiles, side
+
+#: The ``engine`` line of every family the backend serves; each family adds its width field.
+BACKEND = "vLLM Transformers backend (TransformersMultiModalForCausalLM, transformers/multimodal.py): pooler_output only"
+
+
+class WholeTiles(FixedTiles):
+    """Tiles of exactly ``vision_config.image_size`` pixels, the minimal item too: the tower's positions are fixed to it.
+
+    The backend's profile image comes from the processor's settings, which a
+    ``config.json`` does not carry; one tile is the profile item.
+    """
+
+    def minimal_patches(self, config: Any) -> int:
+        vision = self.vision(config)
+        return side(vision.image_size) // side(vision.patch_size)
+
+
+class ProcessorTiles(WholeTiles):
+    """``WholeTiles`` where the processor's settings, not the config, cut an image into tiles: no token rule."""
+
+    counts_tokens: ClassVar[bool] = False
