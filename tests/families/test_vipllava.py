@@ -1,0 +1,21 @@
+"""VipLLaVA at tiny scale: the projector's output, at the text width, not its multi-layer input."""
+
+import ecwidth
+from ecwidth.adapter import ItemSize, adapter_for
+from ecwidth.configs import resolve_spec
+
+from tiny_configs import tiny_config
+
+
+def test_images_ship_at_the_text_hidden_size():
+    raw = tiny_config("vipllava")
+    result = ecwidth.measure(raw, device="cpu")
+    assert result.widths == {"image": raw["text_config"]["hidden_size"]}
+    projector_input = raw["vision_config"]["hidden_size"] * len(raw["vision_feature_layer"])
+    assert result.widths["image"] not in (raw["vision_config"]["hidden_size"], projector_input)
+
+
+def test_one_tile_is_its_patch_grid():
+    raw = tiny_config("vipllava")
+    patches = (raw["vision_config"]["image_size"] // raw["vision_config"]["patch_size"]) ** 2
+    assert adapter_for("vipllava").embed_tokens(resolve_spec(raw).config, ItemSize("image", 500, 300)) == patches
