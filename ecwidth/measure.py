@@ -355,7 +355,7 @@ def measure(
             or a model cannot be built from it.
         EncodeError: Encoding failed; names the modality.
         DeadlineExceeded: Building or encoding ran past ``timeout``; names the model and the stage.
-        UnmeasurableError: The family is ``engine_only``: no transformers class can build it.
+        UnmeasurableError: Every modality of the family is ``predicted_only`` (an ``engine_only`` family's are).
         ValueError: Bad device, dtype, dummy size, modality or timeout.
     """
     if timeout is not None:
@@ -380,10 +380,10 @@ def measure(
         text_config = spec.config.get_text_config()
         result.lm_hidden_size = getattr(text_config, "hidden_size", None)
         return result
-    if adapter.engine_only:
+    if adapter.predicted_only and not adapter.config_modalities(spec.config):
+        whys = "; ".join(f"{modality}: {why}" for modality, why in adapter.predicted_only.items())
         raise UnmeasurableError(
-            f"{spec.name}: predicted only: no transformers class can build this family ({spec.model_type}); "
-            "`ecwidth predict` gives its width from the engine's formula"
+            f"{spec.name} ({spec.model_type}) is predicted only ({whys}); `ecwidth predict` gives its width"
         )
     result.lm_hidden_size = adapter.lm_hidden_size(spec.config)
     result.predicted_only = dict(adapter.predicted_only)

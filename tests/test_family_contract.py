@@ -3,9 +3,10 @@
 A family test file keeps only what is specific to its family; this module
 checks what all of them share: it measures, the width equals the config's
 prediction, a missing required field is named, minimal and profile items
-agree, and a pipeline stage without the encoder reports nothing. An
-``engine_only`` family (no transformers class) keeps a shorter contract: it
-predicts every modality it declares, and refuses to measure.
+agree, and a pipeline stage without the encoder reports nothing. A family
+that can only predict (an ``engine_only`` one, with no transformers class, or
+one whose items are LM token embeddings) keeps a shorter contract: it
+predicts every modality it declares, and refuses to measure, saying why.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ from ecwidth.predict import predict_widths
 from building import build_on_cpu
 from tiny_configs import tiny_config, tiny_model_types
 
-ENGINE_ONLY = [t for t in tiny_model_types() if adapter_for(t).engine_only]
-MODEL_TYPES = [t for t in tiny_model_types() if t not in ENGINE_ONLY]
+PREDICTED_ONLY = [
+    t for t in tiny_model_types() if not adapter_for(t).config_modalities(resolve_spec(tiny_config(t)).config)
+]
+MODEL_TYPES = [t for t in tiny_model_types() if t not in PREDICTED_ONLY]
 #: Tokens a profile item is capped at: enough to leave the minimal item's shape, small enough for a CPU.
 PROFILE_CAP = 64
 
@@ -52,12 +55,12 @@ def test_measures_a_positive_width_per_modality_equal_to_the_prediction(model_ty
     assert result.predicted == result.widths
 
 
-@pytest.mark.parametrize("model_type", ENGINE_ONLY)
-def test_an_engine_only_family_predicts_its_modalities_and_refuses_to_measure(model_type):
+@pytest.mark.parametrize("model_type", PREDICTED_ONLY)
+def test_a_predicted_only_family_predicts_its_modalities_and_refuses_to_measure(model_type):
     predicted = predict_widths(tiny_config(model_type))
     assert set(predicted) == set(adapter_for(model_type).predicted_only)
     assert predicted and all(isinstance(w, int) and w > 0 for w in predicted.values())
-    with pytest.raises(UnmeasurableError, match="predicted only: no transformers class can build"):
+    with pytest.raises(UnmeasurableError, match="is predicted only"):
         measure(tiny_config(model_type), device="cpu")
 
 

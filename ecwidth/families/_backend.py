@@ -38,3 +38,10 @@ class ProcessorTiles(WholeTiles):
     """``WholeTiles`` where the processor's settings, not the config, cut an image into tiles: no token rule."""
 
     counts_tokens: ClassVar[bool] = False
+
+
+#: Why a family whose ``get_image_features`` embeds VQ image tokens with the LM's own table can only be predicted.
+LM_TOKEN_EMBEDDINGS = (
+    "its image features are the language model's input embeddings of VQ image tokens, "
+    "which need the LM's real embedding table; the width is the text hidden size"
+)

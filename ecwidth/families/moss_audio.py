@@ -38,7 +38,7 @@ class MossAudioAdapter(FamilyAdapter):
     model_types = ("moss_audio",)
     engine_only = True
     required_fields = ("language_config.hidden_size",)
-    predicted_only = {"audio": "no transformers class can build MOSS-Audio (its config class is vLLM's own)"}
+    predicted_only = {"audio": "no transformers class can build this family (its config class is vLLM's own)"}
     engine = (
         "vllm MossAudioModel (moss_audio.py), engine only: language_config.hidden_size × "
         "(1 + min(len(audio_config.deepstack_encoder_layer_indexes), deepstack_num_inject_layers))"

@@ -33,7 +33,7 @@ def test_no_deepstack_layers_ship_the_text_hidden_size_and_absent_ones_the_engin
 
 
 def test_measure_refuses_and_says_why():
-    with pytest.raises(UnmeasurableError, match="predicted only"):
+    with pytest.raises(UnmeasurableError, match="no transformers class can build"):
         ecwidth.measure(tiny_config("moss_audio"), device="cpu")
 
 

@@ -1,0 +1,17 @@
+"""Chameleon: image features are LM token embeddings; predicted at the text width, never measured."""
+
+import pytest
+
+import ecwidth
+from ecwidth.errors import UnmeasurableError
+from ecwidth.predict import predict_widths
+
+from tiny_configs import tiny_config
+
+
+def test_images_are_predicted_at_the_hidden_size_not_the_vq_embedding_and_not_measured():
+    raw = tiny_config("chameleon")
+    assert predict_widths(raw) == {"image": raw["hidden_size"]}
+    assert raw["hidden_size"] != raw["vq_config"]["embed_dim"]
+    with pytest.raises(UnmeasurableError, match="embedding table"):
+        ecwidth.measure(raw, device="cpu")
