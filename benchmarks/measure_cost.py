@@ -226,7 +226,7 @@ def encoder_parameters(model: Any, adapter: Any) -> tuple[int, int]:
     """(parameters, bytes) of the encoder submodules, each shared parameter once."""
     from ecwidth.adapter import resolve
 
-    seen = {id(p): p for path in adapter.encoder_attributes for p in resolve(model, path).parameters()}
+    seen = {id(p): p for path in adapter.encoder_paths(model) for p in resolve(model, path).parameters()}
     return sum(p.numel() for p in seen.values()), sum(p.numel() * p.element_size() for p in seen.values())
 
 
