@@ -127,10 +127,12 @@ def without_language_layers(config: Any) -> Any:
     The towers and projectors read the text config's widths, never its depth,
     so a build lays out none of the layers it would leave on meta unused
     (about half of a build's time, and all of an MoE's expert tables). A flat
-    config, where the towers' fields sit beside the language model's, is
-    returned as it is.
+    config, where the towers' fields sit beside the language model's, and a
+    family's own config object without transformers' ``get_text_config`` are
+    returned as they are.
     """
-    if config.get_text_config() is config:
+    get_text_config = getattr(config, "get_text_config", None)
+    if get_text_config is None or get_text_config() is config:
         return config
     trimmed = copy.deepcopy(config)
     trimmed.get_text_config().num_hidden_layers = 0
