@@ -272,8 +272,34 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_families(args: argparse.Namespace) -> int:
+    """List every registered model type: its adapter, the engine class that serves it and what that ships."""
+    from ecwidth.adapter import find_adapter, supported_model_types
+
+    rows = []
+    for model_type in supported_model_types():
+        adapter = find_adapter(model_type)
+        rows.append({
+            "model_type": model_type, "adapter": type(adapter).__name__, "engine": adapter.engine,
+            "options": sorted(adapter.supported_options), "predicted_only": dict(adapter.predicted_only),
+            "engine_only": adapter.engine_only,
+        })  # fmt: skip
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    width = max(len(row["model_type"]) for row in rows)
+    print(f"{'MODEL TYPE':<{width}}  ENGINE CLASS AND WHAT IT SHIPS")
+    for row in rows:
+        notes = [f"options: {', '.join(row['options'])}"] if row["options"] else []
+        notes += [f"{m} predicted only" for m in row["predicted_only"]] + (["predicted only"] if row["engine_only"] else [])
+        print(f"{row['model_type']:<{width}}  {row['engine'] or '(not recorded)'}" + (f"  [{'; '.join(notes)}]" if notes else ""))
+    return 0
+
+
 def _cmd_models(args: argparse.Namespace) -> int:
     """List the catalog of published architectures: what each takes and where its config comes from."""
+    if args.families:
+        return _cmd_families(args)
     from ecwidth.catalog import catalog_entry, catalog_names
 
     entries = [catalog_entry(name) for name in catalog_names()]
@@ -391,6 +417,11 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     models = _command(commands, "models", "list the catalog of published architectures")
+    models.add_argument(
+        "--families", action="store_true",
+        help="list every supported model type instead: the engine class that serves it and what it ships "
+        "(loads the families, so it takes seconds)",
+    )  # fmt: skip
     add_json_option(models, help="print a JSON list")
     models.set_defaults(func=_cmd_models)
 

@@ -80,7 +80,10 @@ class Cohere2VisionAdapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": Cohere2Tiles()}
-    engine = "vllm Cohere2VisionForConditionalGeneration (cohere2_vision.py): text_config.hidden_size via the projector"
+    engine = (
+        "vllm Cohere2VisionForConditionalGeneration (cohere2_vision.py): text_config.hidden_size via the "
+        "projector"
+    )
 
     def encode(self, model: Any, modality: str, item: dict[str, Any]) -> Any:
         # A tile smaller than image_size (the minimal one) needs SigLIP's position table interpolated.

@@ -41,6 +41,10 @@ IMAGE_PIXELS = (65536, 16777216)
 @register
 class CohereCompassAdapter(FamilyAdapter):
     model_types = ("cohere_compass",)
+    engine = (
+        "vllm CohereCompassForConditionalGeneration (cohere_compass.py): vision_config.out_hidden_size x (1 + "
+        "DeepStack levels), images only; +5 with video pruning"
+    )
     required_fields = (
         "vision_config.out_hidden_size",
         "vision_config.deepstack_visual_indexes",

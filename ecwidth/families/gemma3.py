@@ -60,7 +60,10 @@ class Gemma3Adapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": Gemma3Crops()}
-    engine = "vllm Gemma3ForConditionalGeneration (gemma3_mm.py): text_config.hidden_size, for gemma3 and shieldgemma2"
+    engine = (
+        "vllm Gemma3ForConditionalGeneration (gemma3_mm.py): text_config.hidden_size, for gemma3 and "
+        "shieldgemma2"
+    )
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         pixel_values = item["pixel_values"]

@@ -160,7 +160,10 @@ class Gemma4Adapter(FamilyAdapter):
         "video": Gemma4Patches(VIDEO_SOFT_TOKENS, profile_frames=VIDEO_FRAMES),
         "audio": Gemma4Mel(),
     }
-    engine = "vllm Gemma4ForConditionalGeneration (gemma4_mm.py): text_config.hidden_size (Gemma4MultimodalEmbedder)"
+    engine = (
+        "vllm Gemma4ForConditionalGeneration (gemma4_mm.py): text_config.hidden_size "
+        "(Gemma4MultimodalEmbedder)"
+    )
 
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
         paths = ["text_config.hidden_size"]

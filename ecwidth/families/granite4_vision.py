@@ -60,6 +60,10 @@ from ecwidth.families.llava import small_tiles
 @register
 class Granite4VisionAdapter(FamilyAdapter):
     model_types = ("granite4_vision",)
+    engine = (
+        "vllm Granite4VisionForConditionalGeneration (granite4_vision.py): text_config.hidden_size x (layer "
+        "maps + spatial targets), every level packed, no main slice"
+    )
     encoder_attributes = ("vision_tower", "layerwise_projectors", "spatial_projectors")
     required_fields = (
         "text_config.hidden_size",

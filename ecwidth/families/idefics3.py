@@ -55,6 +55,10 @@ class Idefics3Tiles(FixedTiles):
 @register
 class Idefics3Adapter(FamilyAdapter):
     model_types = ("idefics3", "smolvlm")
+    engine = (
+        "vllm Idefics3ForConditionalGeneration (idefics3.py; SmolVLM reuses it): connector to "
+        "text_config.hidden_size"
+    )
     required_fields = ("scale_factor", "vision_config.image_size", "vision_config.patch_size", "text_config")
     items = {"image": Idefics3Tiles()}
 

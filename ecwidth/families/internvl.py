@@ -56,6 +56,10 @@ class InternVLTiles(FixedTiles):
 @register
 class InternVLAdapter(FamilyAdapter):
     model_types = ("internvl",)
+    engine = (
+        "vllm InternS1ForConditionalGeneration (interns1.py) for InternVLForConditionalGeneration: "
+        "multi_modal_projector to text_config.hidden_size"
+    )
     required_fields = (
         "downsample_ratio",
         "vision_config.image_size",

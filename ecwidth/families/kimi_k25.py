@@ -112,7 +112,10 @@ _VISION_FIELDS = {
 class KimiK25Adapter(FamilyAdapter):
     model_types = ("kimi_k25",)
     encoder_attributes = ("vision_tower", "mm_projector")
-    engine = "vllm KimiK25ForConditionalGeneration (kimi_k25.py): mm_projector to text_config.hidden_size, as vision_chunk"
+    engine = (
+        "vllm KimiK25ForConditionalGeneration (kimi_k25.py): mm_projector to text_config.hidden_size, as "
+        "vision_chunk"
+    )
     required_fields = (
         "text_config.hidden_size",
         "vision_config.hidden_size",

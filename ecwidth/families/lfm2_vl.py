@@ -64,4 +64,7 @@ class Lfm2VlAdapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": NaFlexPatches()}
-    engine = "vllm Lfm2VLForConditionalGeneration (lfm2_vl.py): text_config.hidden_size via Lfm2VLMultiModalProjector"
+    engine = (
+        "vllm Lfm2VLForConditionalGeneration (lfm2_vl.py): text_config.hidden_size via "
+        "Lfm2VLMultiModalProjector"
+    )

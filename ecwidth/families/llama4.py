@@ -58,6 +58,10 @@ class Llama4Tiles(FixedTiles):
 @register
 class Llama4Adapter(FamilyAdapter):
     model_types = ("llama4",)
+    engine = (
+        "vllm Llama4ForConditionalGeneration (mllama4.py): multi_modal_projector to text_config.hidden_size, "
+        "after the vision model transformers' feature method stops at"
+    )
     model_class = "Llama4ForConditionalGeneration"  # transformers has no inner Llama-4 model class
     encoder_attributes = ("vision_model", "multi_modal_projector")
     required_fields = (

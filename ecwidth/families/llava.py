@@ -102,6 +102,7 @@ def tile_tokens(config: Any) -> int:
 @register
 class LlavaAdapter(FamilyAdapter):
     model_types = ("llava",)
+    engine = "vllm LlavaForConditionalGeneration (llava.py): multi_modal_projector to text_config.hidden_size"
     encoder_attributes = ("vision_tower", "multi_modal_projector")
     # text_config.hidden_size is often left to the class default of text_config.model_type (LLaVA-1.5 does).
     required_fields = (
@@ -159,6 +160,10 @@ class LlavaAdapter(FamilyAdapter):
 @register
 class LlavaNextAdapter(LlavaAdapter):
     model_types = ("llava_next",)
+    engine = (
+        "vllm LlavaNextForConditionalGeneration (llava_next.py): projector to text_config.hidden_size, anyres "
+        "tiles with image_newline rows"
+    )
     required_fields = LlavaAdapter.required_fields + ("image_grid_pinpoints",)
 
     def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
@@ -224,6 +229,10 @@ class LlavaNextAdapter(LlavaAdapter):
 @register
 class LlavaOnevisionAdapter(LlavaNextAdapter):
     model_types = ("llava_onevision",)
+    engine = (
+        "vllm LlavaOnevisionForConditionalGeneration (llava_onevision.py): projector to "
+        "text_config.hidden_size, images and videos"
+    )
 
     def _shrink_grid(self, config: Any, rows: int, cols: int) -> tuple[int, int]:
         """Bilinear downscale of grids larger than ``anyres_max_N`` tiles (with 10% slack)."""

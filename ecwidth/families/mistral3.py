@@ -60,6 +60,10 @@ class PixtralImage(ItemKind):
 @register
 class Mistral3Adapter(FamilyAdapter):
     model_types = ("mistral3",)
+    engine = (
+        "vllm Mistral3ForConditionalGeneration (mistral3.py): patch merger and projector to "
+        "text_config.hidden_size"
+    )
     required_fields = (
         "spatial_merge_size",
         "vision_config.image_size",

@@ -34,7 +34,10 @@ class PaliGemmaAdapter(FamilyAdapter):
     model_types = ("paligemma",)
     required_fields = ("projection_dim", "vision_config.hidden_size", "vision_config.patch_size")
     items = {"image": FixedTiles()}
-    engine = "vllm PaliGemmaForConditionalGeneration (paligemma.py): vision_config.projection_dim (= top-level projection_dim)"
+    engine = (
+        "vllm PaliGemmaForConditionalGeneration (paligemma.py): vision_config.projection_dim (= top-level "
+        "projection_dim)"
+    )
 
     def predict(self, config: Any) -> dict[str, int]:
         return {"image": int(config.vision_config.projection_dim)}

@@ -36,6 +36,10 @@ def audio_tokens(config: Any, frames: int) -> int:
 @register
 class Qwen2_5OmniAdapter(QwenOmniThinkerAdapter):
     model_types = ("qwen2_5_omni", "qwen2_5_omni_thinker")
+    engine = (
+        "vllm Qwen2_5OmniThinkerForConditionalGeneration (qwen2_5_omni_thinker.py): vision out_hidden_size, "
+        "audio output_dim"
+    )
     model_class = "Qwen2_5OmniThinkerModel"
     required_fields = (
         "thinker_config.vision_config.out_hidden_size",

@@ -52,6 +52,10 @@ class Qwen2AudioMel(MelFrames):
 @register
 class Qwen2AudioAdapter(FamilyAdapter):
     model_types = ("qwen2_audio",)
+    engine = (
+        "vllm Qwen2AudioForConditionalGeneration (qwen2_audio.py): multi_modal_projector to "
+        "text_config.hidden_size, not audio_config.d_model"
+    )
     encoder_attributes = ("audio_tower", "multi_modal_projector")
     # The published config leaves text_config.hidden_size to the class default of text_config.model_type.
     required_fields = (

@@ -58,6 +58,10 @@ class Qwen2VLPatches(PatchGrid):
 @register
 class Qwen2VLAdapter(FamilyAdapter):
     model_types = ("qwen2_vl",)
+    engine = (
+        "vllm Qwen2VLForConditionalGeneration (qwen2_vl.py): the patch merger's output, "
+        "vision_config.hidden_size (not embed_dim)"
+    )
     required_fields = ("vision_config.hidden_size", "vision_config.embed_dim", "vision_config.depth")
     items = {"image": Qwen2VLPatches(PIXELS), "video": Qwen2VLPatches(PIXELS)}
     #: ``vision_config`` field that holds the merger's output dim, i.e. the shipped width.
@@ -71,6 +75,10 @@ class Qwen2VLAdapter(FamilyAdapter):
 @register
 class Qwen2_5_VLAdapter(Qwen2VLAdapter):
     model_types = ("qwen2_5_vl",)
+    engine = (
+        "vllm Qwen2_5_VLForConditionalGeneration (qwen2_5_vl.py): vision_config.out_hidden_size; +4 with "
+        "video pruning"
+    )
     required_fields = ("vision_config.out_hidden_size", "vision_config.hidden_size", "vision_config.depth")
     merger_width_field = "out_hidden_size"
     supported_options = frozenset({"video_pruning_rate"})

@@ -47,6 +47,10 @@ def audio_tokens(config: Any, frames: int) -> int:
 @register
 class Qwen3OmniMoeAdapter(QwenOmniThinkerAdapter):
     model_types = ("qwen3_omni_moe", "qwen3_omni_moe_thinker")
+    engine = (
+        "vllm Qwen3OmniMoeThinkerForConditionalGeneration (qwen3_omni_moe_thinker.py): vision out_hidden_size "
+        "x (1 + DeepStack levels), audio output_dim"
+    )
     model_class = "Qwen3OmniMoeThinkerModel"
     # Without deepstack_visual_indexes transformers would silently fill in (8, 16, 24).
     required_fields = (

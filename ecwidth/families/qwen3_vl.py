@@ -84,6 +84,10 @@ class Qwen3VideoPatches(PatchGrid):
 @register
 class Qwen3VLAdapter(FamilyAdapter):
     model_types = ("qwen3_vl", "qwen3_vl_moe")
+    engine = (
+        "vllm Qwen3VLForConditionalGeneration / Qwen3VLMoeForConditionalGeneration (qwen3_vl.py, "
+        "qwen3_vl_moe.py): vision_config.out_hidden_size x (1 + DeepStack levels); +5 with video pruning"
+    )
     encoder_attributes = ("visual",)
     # Without deepstack_visual_indexes transformers would silently fill in (8, 16, 24).
     required_fields = (
@@ -132,6 +136,10 @@ class Qwen3VLAdapter(FamilyAdapter):
 @register
 class Qwen3_5Adapter(Qwen3VLAdapter):
     model_types = ("qwen3_5", "qwen3_5_moe")
+    engine = (
+        "vllm Qwen3_5ForConditionalGeneration / Qwen3_5MoeForConditionalGeneration (qwen3_5.py): Qwen3-VL's "
+        "tower, out_hidden_size x (1 + listed levels); video with pruning refused"
+    )
     # Published lists are empty; a missing list means no DeepStack to vLLM and transformers alike.
     required_fields = ("vision_config.out_hidden_size", "text_config.hidden_size")
 
