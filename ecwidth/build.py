@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import mmap
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -21,6 +22,9 @@ import torch
 from torch import nn
 
 from ecwidth.adapter import FamilyAdapter, resolve
+from ecwidth.errors import ResourceError
+from ecwidth.memory import read_proc
+from ecwidth.sizing import format_bytes
 from ecwidth.shapes import mark_zero
 
 _ALIGN = 64  # bytes; what torch's CPU allocator guarantees, enough for every dtype
@@ -139,16 +143,57 @@ def without_language_layers(config: Any) -> Any:
     return trimmed
 
 
-def build_encoder(adapter: FamilyAdapter, config: Any, *, device: torch.device, dtype: torch.dtype) -> nn.Module:
+def encoder_bytes(model: nn.Module, paths: tuple[str, ...], dtype: torch.dtype) -> int:
+    """Bytes the encoder's parameters take once given storage: floating ones in ``dtype``, shared ones once."""
+    seen: dict[int, int] = {}
+    for path in paths:
+        module = resolve(model, path)
+        for param in module.parameters() if module is not None else ():
+            itemsize = dtype.itemsize if param.dtype.is_floating_point else param.dtype.itemsize
+            seen[id(param)] = param.numel() * itemsize
+    return sum(seen.values())
+
+
+def memory_limit(device: torch.device) -> tuple[int, str]:
+    """How many bytes the encoder's weights may take on ``device``, and what that limit is.
+
+    On a GPU, its free memory. On a CPU the weights are the kernel's zero page
+    and cost no RSS, but no published tower comes near the machine's RAM: a
+    config that does is a typo, and its build would exhaust the address space.
+    """
+    if device.type == "cuda":
+        return torch.cuda.mem_get_info(device)[0], f"free on {device}"
+    total = read_proc("/proc/meminfo", ["MemTotal"]).get("MemTotal", "")
+    if total.split() and total.split()[0].isdigit():
+        return int(total.split()[0]) * 1024, "of RAM on this machine"
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"), "of RAM on this machine"
+
+
+def build_encoder(
+    adapter: FamilyAdapter, config: Any, *, device: torch.device, dtype: torch.dtype, max_memory: int | None = None
+) -> nn.Module:
     """Construct the adapter's model class from ``config``; only the encoder gets storage.
 
+    Before any storage, the encoder's weights are sized from the model laid out
+    on meta and refused where they exceed ``max_memory`` bytes (default:
+    ``memory_limit(device)``).
+
     Raises:
+        ResourceError: The weights would not fit; names the estimate, the limit and the override.
         ValueError: The built model lacks one of the adapter's encoder submodules.
     """
     from transformers.initialization import no_init_weights
 
     with parameters_on_meta(), no_init_weights():
         model = adapter.construct(config if adapter.needs_language_layers else without_language_layers(config), dtype)
+    needed = encoder_bytes(model, adapter.encoder_paths(model), dtype)
+    limit, what = (max_memory, "set by --max-memory") if max_memory is not None else memory_limit(device)
+    if needed > limit:
+        raise ResourceError(
+            f"{config.model_type}: the encoder's weights would take {format_bytes(needed)} in "
+            f"{str(dtype).removeprefix('torch.')}, past the {format_bytes(limit)} {what}; check the config's "
+            "sizes against the published config.json, or pass --max-memory SIZE (max_memory=) to build it anyway"
+        )
     for path in adapter.encoder_paths(model):
         module = resolve(model, path)
         if module is None:

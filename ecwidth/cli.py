@@ -186,6 +186,7 @@ def _cmd_measure(args: argparse.Namespace) -> int:
             dummy=args.dummy,
             video_pruning_rate=args.video_pruning_rate,
             timeout=args.timeout,
+            max_memory=None if args.max_memory is None else parse_bytes(args.max_memory),
         )
     if not result.widths:
         raise EcwidthError(
@@ -437,6 +438,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(measure)
     add_runtime_options(measure)
     add_timeout_option(measure, default=MEASURE_TIMEOUT_S, help="seconds building and encoding may take together")
+    measure.add_argument(
+        "--max-memory", metavar="SIZE",
+        help="let the encoder's weights take up to SIZE (e.g. 200GiB) instead of the free GPU memory, or the RAM "
+        "on a CPU; past it, ecwidth refuses the build before giving the weights any storage",
+    )  # fmt: skip
     add_json_option(measure)
     measure.set_defaults(func=_cmd_measure)
 

@@ -59,3 +59,7 @@ class UnmeasurableError(EcwidthError):
 
 class UnsupportedOptionError(EcwidthError):
     """A runtime option the family's engine class does not take, or a setting the engine cannot serve."""
+
+
+class ResourceError(EcwidthError):
+    """What a config asks to build does not fit the machine; the estimate, the limit and the override are named."""

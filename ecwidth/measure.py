@@ -47,7 +47,7 @@ class MetaFallbackWarning(UserWarning):
 
 
 class ProfileOnCPUWarning(UserWarning):
-    """A profile-sized item is about to be encoded on a CPU, which can take many minutes."""
+    """Profile-sized items are about to be encoded on a CPU: seconds on the meta device, minutes for real."""
 
 
 def _warn_profile_on_cpu(adapter: FamilyAdapter, spec: ModelSpec, modalities: Iterable[str] | None) -> None:
@@ -59,7 +59,8 @@ def _warn_profile_on_cpu(adapter: FamilyAdapter, spec: ModelSpec, modalities: It
         except NoTokenRuleError:
             sizes.append(f"{modality} of unknown size (no token rule for this family)")
     warnings.warn(
-        f"{spec.name}: encoding profile items on the CPU ({', '.join(sizes)}) can take many minutes; "
+        f"{spec.name}: profile items on the CPU ({', '.join(sizes)}): they run on the meta device in seconds "
+        "where the family's code allows, and are encoded for real otherwise, which can take many minutes; "
         "--dummy minimal gives the same width in well under a second",
         ProfileOnCPUWarning,
         stacklevel=3,
@@ -313,7 +314,9 @@ class MeasureResult:
         return shown
 
 
-def _build(adapter: FamilyAdapter, spec: ModelSpec, device: torch.device, dtype: torch.dtype) -> nn.Module:
+def _build(
+    adapter: FamilyAdapter, spec: ModelSpec, device: torch.device, dtype: torch.dtype, max_memory: int | None
+) -> nn.Module:
     """``build_encoder``, with what a config can make a tower raise turned into a ``ConfigError``.
 
     Raises:
@@ -321,7 +324,7 @@ def _build(adapter: FamilyAdapter, spec: ModelSpec, device: torch.device, dtype:
             shapes torch refuses); names the model and the exception.
     """
     try:
-        return build_encoder(adapter, spec.config, device=device, dtype=dtype)
+        return build_encoder(adapter, spec.config, device=device, dtype=dtype, max_memory=max_memory)
     except EcwidthError:
         raise
     except (RuntimeError, ValueError, TypeError, ZeroDivisionError, AttributeError, IndexError, KeyError) as error:
@@ -342,11 +345,13 @@ def measure(
     video_pruning_rate: float = 0.0,
     timeout: float | None = None,
     shape_faithful: bool = True,
+    max_memory: int | None = None,
 ) -> MeasureResult:
     """Build a model's encoder from its config (catalog name, path or dict) and measure it.
 
     A text-only model gives empty ``widths``: it has no multimodal encoder.
-    ``timeout`` bounds building and encoding together, in seconds (``None``: unbounded).
+    ``timeout`` bounds building and encoding together, in seconds (``None``: unbounded);
+    ``max_memory`` overrides the bytes the encoder's weights may take (see ``build_encoder``).
     ``shape_faithful`` (on by default) skips the arithmetic that the zero
     weights make known (``ecwidth.shapes``); off, every product runs.
 
@@ -355,6 +360,7 @@ def measure(
             or a model cannot be built from it.
         EncodeError: Encoding failed; names the modality.
         DeadlineExceeded: Building or encoding ran past ``timeout``; names the model and the stage.
+        ResourceError: The encoder's weights would not fit the device; names the estimate and the limit.
         UnmeasurableError: Every modality of the family is ``predicted_only`` (an ``engine_only`` family's are).
         ValueError: Bad device, dtype, dummy size, modality or timeout.
     """
@@ -391,7 +397,7 @@ def measure(
         _warn_profile_on_cpu(adapter, spec, modalities)
     with deadline(timeout, spec.name, "building the encoder") as stages:
         started = time.perf_counter()
-        built = _build(adapter, spec, torch_device, torch_dtype)
+        built = _build(adapter, spec, torch_device, torch_dtype, max_memory)
         result.build_s = time.perf_counter() - started
         try:
             stages.current = "encoding the dummy items"

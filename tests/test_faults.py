@@ -123,3 +123,29 @@ def test_a_stage_past_its_timeout_ends_naming_the_model_and_the_stage(monkeypatc
     with pytest.raises(DeadlineExceeded, match=f"qwen3_vl: {stage} ran past the 1 s timeout"):
         measuring.measure(tiny_config("qwen3_vl"), device="cpu", timeout=1)
     assert time.monotonic() - started < 10
+
+
+def test_weights_past_the_machine_are_refused_before_any_storage(tmp_path, capsys):
+    import json
+
+    from tiny_configs import tiny_config
+
+    config = tiny_config("qwen3_vl")
+    config["vision_config"].update(hidden_size=8192, intermediate_size=32768, depth=120, num_heads=64)
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    assert main(["measure", "--config", str(path), "--device", "cpu"]) == 2
+    err = capsys.readouterr().err
+    assert "GiB" in err and "of RAM on this machine" in err and "--max-memory" in err
+
+
+def test_max_memory_sets_the_limit(tmp_path, capsys):
+    import json
+
+    from tiny_configs import tiny_config
+
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(tiny_config("qwen3_vl")))
+    assert main(["measure", "--config", str(path), "--device", "cpu", "--max-memory", "1KiB"]) == 2
+    assert "set by --max-memory" in capsys.readouterr().err
+    assert main(["measure", "--config", str(path), "--device", "cpu", "--max-memory", "1GiB"]) == 0
