@@ -118,11 +118,12 @@ def test_a_stage_past_its_timeout_ends_naming_the_model_and_the_stage(monkeypatc
         time.sleep(30)
         return real(*args, **kwargs)
 
+    measuring.measure(tiny_config("qwen3_vl"), device="cpu")  # imports paid, so only the stall can take long
     monkeypatch.setattr(measuring, slow, stalled)
     started = time.monotonic()
-    with pytest.raises(DeadlineExceeded, match=f"qwen3_vl: {stage} ran past the 1 s timeout"):
-        measuring.measure(tiny_config("qwen3_vl"), device="cpu", timeout=1)
-    assert time.monotonic() - started < 10
+    with pytest.raises(DeadlineExceeded, match=f"qwen3_vl: {stage} ran past the 3 s timeout"):
+        measuring.measure(tiny_config("qwen3_vl"), device="cpu", timeout=3)
+    assert time.monotonic() - started < 15
 
 
 def test_weights_past_the_machine_are_refused_before_any_storage(tmp_path, capsys):
