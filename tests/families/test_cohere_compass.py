@@ -1,85 +1,51 @@
 """Cohere Compass at tiny scale: main features plus every DeepStack level, on the last dim."""
 
 import pytest
-import torch
 
 import ecwidth
 from ecwidth.adapter import ItemSize, adapter_for
 from ecwidth.configs import resolve_spec
-from ecwidth.errors import ConfigError
 
-from building import build_on_cpu
-
-OUT_HIDDEN = 48  # the vision merger's output, per level
-TEXT_HIDDEN = 32
+from building import built, encoded
+from tiny_configs import tiny_config
 
 
-def tiny_config(deepstack: tuple[int, ...] = (0, 2)) -> dict:
-    layer_types = ["sliding_attention", "full_attention"]
-    return {
-        "model_type": "cohere_compass",
-        "text_config": {
-            "hidden_size": TEXT_HIDDEN,
-            "intermediate_size": 64,
-            "num_hidden_layers": 2,
-            "num_attention_heads": 4,
-            "num_key_value_heads": 2,
-            "vocab_size": 255040,
-            "layer_types": layer_types,
-            "rope_parameters": {
-                "sliding_attention": {"rope_type": "default", "rope_theta": 10000, "mrope_section": [1, 1, 2]},
-                "full_attention": None,
-            },
-        },
-        "vision_config": {
-            "depth": 3,
-            "hidden_size": 32,
-            "intermediate_size": 64,
-            "num_heads": 4,
-            "patch_size": 16,
-            "spatial_merge_size": 2,
-            "out_hidden_size": OUT_HIDDEN,
-            "num_position_embeddings": 64,
-            "deepstack_visual_indexes": list(deepstack),
-        },
-    }
+def with_deepstack(levels: list[int]) -> dict:
+    cfg = tiny_config("cohere_compass")
+    cfg["vision_config"]["deepstack_visual_indexes"] = levels
+    return cfg
 
 
-@pytest.fixture(scope="module")
-def adapter():
-    return adapter_for("cohere_compass")
+def shipped_width(cfg: dict) -> int:
+    """vLLM's Cohere Compass tower: the merger output, then one merger output per DeepStack level."""
+    vision = cfg["vision_config"]
+    return vision["out_hidden_size"] * (1 + len(vision["deepstack_visual_indexes"]))
 
 
-@pytest.fixture(scope="module")
-def model(adapter):
-    return build_on_cpu(tiny_config())
+@pytest.mark.parametrize("levels", [[], [1], [0, 2]])
+def test_image_ships_main_features_and_every_deepstack_level(levels):
+    cfg = with_deepstack(levels)
+    result = ecwidth.measure(cfg, device="cpu")
+    assert result.widths == result.predicted == {"image": shipped_width(cfg)}
+    assert result.deepstack_levels == {"image": len(levels)}
+    if levels:  # the naive fields are the trap
+        naive = (cfg["vision_config"]["out_hidden_size"], cfg["text_config"]["hidden_size"])
+        assert result.widths["image"] not in naive
 
 
-@pytest.mark.parametrize("deepstack", [[], [1], [0, 2]])
-def test_image_ships_main_features_and_every_deepstack_level(deepstack):
-    result = ecwidth.measure(tiny_config(deepstack), device="cpu")
-    assert result.widths == {"image": OUT_HIDDEN * (1 + len(deepstack))}
-    assert result.predicted == result.widths
-    assert result.deepstack_levels == {"image": len(deepstack)}
+def test_minimal_item_is_one_merged_patch_and_profile_is_capped_in_tokens():
+    cfg = tiny_config("cohere_compass")
+    adapter, model = built(cfg)
+    minimal = encoded(adapter, model, "image", "minimal")
+    profile = encoded(adapter, model, "image", "profile", max_tokens=16)
+    assert minimal.shape == (1, shipped_width(cfg))  # one merged 2x2 patch
+    assert profile.shape == (16, shipped_width(cfg))
 
 
-def test_width_is_neither_out_hidden_size_nor_lm_hidden_size():
-    width = ecwidth.measure(tiny_config([0, 2]), device="cpu").widths["image"]
-    assert width == 3 * OUT_HIDDEN
-    assert width not in (OUT_HIDDEN, TEXT_HIDDEN)
-
-
-def test_profile_item_has_more_tokens_and_the_same_width(adapter, model):
-    with torch.inference_mode():
-        minimal = adapter.encode(model, "image", adapter.dummy_item(model, "image", "minimal"))
-        profile = adapter.encode(model, "image", adapter.dummy_item(model, "image", "profile", max_tokens=16))
-    assert minimal.shape == (1, 3 * OUT_HIDDEN)  # one merged 2x2 patch
-    assert profile.shape == (16, 3 * OUT_HIDDEN)
-
-
-def test_profile_tokens_are_those_of_the_largest_image_the_pixel_budget_allows(adapter):
-    # 16777216 px at 32 px per token side: a 4096 x 4096 image.
-    assert adapter.profile_tokens(resolve_spec(tiny_config()).config, "image") == (4096 // 32) ** 2
+def test_profile_tokens_are_those_of_the_largest_image_the_pixel_budget_allows():
+    # 16777216 px at 16 px patches merged 2 x 2, 32 px a token side: a 4096 x 4096 image.
+    config = resolve_spec(tiny_config("cohere_compass")).config
+    assert adapter_for("cohere_compass").profile_tokens(config, "image") == (4096 // 32) ** 2
 
 
 @pytest.mark.parametrize(
@@ -90,19 +56,11 @@ def test_profile_tokens_are_those_of_the_largest_image_the_pixel_budget_allows(a
         (100, 100, 8 * 8),  # below 65536 px: scaled up to 256 x 256
     ],
 )
-def test_image_tokens_follow_the_published_processor(adapter, height, width, tokens):
-    config = resolve_spec(tiny_config()).config
-    assert adapter.embed_tokens(config, ItemSize("image", height=height, width=width)) == tokens
+def test_image_tokens_follow_the_published_processor(height, width, tokens):
+    config = resolve_spec(tiny_config("cohere_compass")).config
+    assert adapter_for("cohere_compass").embed_tokens(config, ItemSize("image", height=height, width=width)) == tokens
 
 
 def test_video_is_not_served_as_vllm_registers_images_only():
     with pytest.raises(ValueError, match="'video'"):
-        ecwidth.measure(tiny_config(), ["video"], device="cpu")
-
-
-@pytest.mark.parametrize("field", ["out_hidden_size", "deepstack_visual_indexes"])
-def test_missing_required_field_is_a_config_error(field):
-    raw = tiny_config()
-    del raw["vision_config"][field]
-    with pytest.raises(ConfigError, match=field):
-        ecwidth.measure(raw, device="cpu")
+        ecwidth.measure(tiny_config("cohere_compass"), ["video"], device="cpu")

@@ -9,105 +9,61 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import torch
 
 from ecwidth.adapter import ItemSize, adapter_for
 from ecwidth.configs import resolve_spec
-from ecwidth.errors import ConfigError
 from ecwidth.measure import measure
 
-from building import build_on_cpu
-
-OUT_HIDDEN = 48
-AUDIO_OUT = 56
+from building import built, encoded
+from tiny_configs import tiny_config
 
 
-def thinker(out_hidden: int = OUT_HIDDEN, audio_out: int = AUDIO_OUT) -> dict[str, Any]:
-    """A tiny thinker config: 2 vision blocks at patch 14 as published, 1 audio layer, a 1-layer text model."""
-    return {
-        "vision_config": {
-            "depth": 2,
-            "hidden_size": 32,
-            "intermediate_size": 64,
-            "num_heads": 2,
-            "out_hidden_size": out_hidden,
-            "fullatt_block_indexes": [1],
-            "window_size": 112,
-            "patch_size": 14,
-            "spatial_merge_size": 2,
-            "temporal_patch_size": 2,
-        },
-        "audio_config": {
-            "d_model": 32,
-            "encoder_layers": 1,
-            "encoder_attention_heads": 2,
-            "encoder_ffn_dim": 64,
-            "num_mel_bins": 128,
-            "n_window": 100,
-            "output_dim": audio_out,
-        },
-        "text_config": {
-            "hidden_size": 40,
-            "num_hidden_layers": 1,
-            "num_attention_heads": 2,
-            "num_key_value_heads": 1,
-            "intermediate_size": 64,
-            "vocab_size": 64,
-        },
-    }
+def with_widths(model_type: str, out_hidden: int | None = None, audio_out: int | None = None) -> dict[str, Any]:
+    """The tiny config of ``model_type`` with the merger's and the audio projector's widths changed where given."""
+    config = tiny_config(model_type)
+    thinker = config.get("thinker_config", config)
+    if out_hidden:
+        thinker["vision_config"]["out_hidden_size"] = out_hidden
+    if audio_out:
+        thinker["audio_config"]["output_dim"] = audio_out
+    return config
 
 
-def tiny(**sizes: int) -> dict[str, Any]:
-    return {"model_type": "qwen2_5_omni", "thinker_config": thinker(**sizes)}
-
-
-@pytest.mark.parametrize(("out_hidden", "audio_out"), [(48, 56), (64, 24)])
-def test_each_modality_ships_its_own_output_width(out_hidden: int, audio_out: int) -> None:
-    result = measure(tiny(out_hidden=out_hidden, audio_out=audio_out), device="cpu")
-    assert result.widths == {"image": out_hidden, "video": out_hidden, "audio": audio_out}
-    assert result.predicted == result.widths
-
-
-def test_no_tower_hidden_size_is_the_width() -> None:
-    config = tiny()
+@pytest.mark.parametrize(
+    ("config", "model_type"),
+    [
+        (with_widths("qwen2_5_omni"), "qwen2_5_omni"),
+        (with_widths("qwen2_5_omni", out_hidden=64, audio_out=24), "qwen2_5_omni"),
+        (with_widths("qwen2_5_omni_thinker"), "qwen2_5_omni_thinker"),  # a thinker config on its own
+    ],
+)
+def test_each_modality_ships_its_own_output_width_and_no_tower_or_lm_width(config: dict, model_type: str) -> None:
+    fields = config.get("thinker_config", config)
+    vision, audio = fields["vision_config"], fields["audio_config"]
     result = measure(config, device="cpu")
-    fields = config["thinker_config"]
-    assert result.widths["image"] != fields["vision_config"]["hidden_size"]
-    assert result.widths["audio"] != fields["audio_config"]["d_model"]
+    assert result.widths == result.predicted
+    vision_width = vision["out_hidden_size"]
+    assert result.widths == {"image": vision_width, "video": vision_width, "audio": audio["output_dim"]}
+    assert result.widths["image"] != vision["hidden_size"]
+    assert result.widths["audio"] != audio["d_model"]
     assert result.lm_hidden_size == fields["text_config"]["hidden_size"] not in result.widths.values()
 
 
-def test_a_thinker_config_on_its_own_is_measured_the_same() -> None:
-    result = measure({"model_type": "qwen2_5_omni_thinker", **thinker()}, device="cpu")
-    assert result.widths == {"image": OUT_HIDDEN, "video": OUT_HIDDEN, "audio": AUDIO_OUT}
-
-
-def test_minimal_and_profile_items_share_widths_and_audio_tokens_follow_the_pooling() -> None:
-    adapter = adapter_for("qwen2_5_omni")
-    model = build_on_cpu(tiny())
-    with torch.inference_mode():
-        for modality in ("image", "video"):
-            minimal = adapter.encode(model, modality, adapter.dummy_item(model, modality, "minimal"))
-            profile = adapter.encode(model, modality, adapter.dummy_item(model, modality, "profile", max_tokens=16))
-            assert minimal.shape == (1, OUT_HIDDEN)
-            assert profile.shape[-1] == OUT_HIDDEN and 1 < profile.shape[0] <= 16
-        # Three mel frames: two after the stride-2 convolution, one after 2× pooling.
-        assert adapter.encode(model, "audio", adapter.dummy_item(model, "audio", "minimal")).shape == (1, AUDIO_OUT)
-        # 30 s are 3000 mel frames: 1500 after the convolution, 750 after pooling.
-        assert adapter.encode(model, "audio", adapter.dummy_item(model, "audio", "profile")).shape == (750, AUDIO_OUT)
-
-
-@pytest.mark.parametrize("path", ["vision_config.out_hidden_size", "audio_config.output_dim", "text_config.hidden_size"])
-def test_a_missing_required_field_is_a_config_error(path: str) -> None:
-    config = tiny()
-    section, field = path.split(".")
-    del config["thinker_config"][section][field]
-    with pytest.raises(ConfigError, match=field):
-        measure(config, device="cpu")
+def test_minimal_vision_items_are_one_token_and_audio_tokens_follow_the_pooling() -> None:
+    config = tiny_config("qwen2_5_omni")
+    thinker = config["thinker_config"]
+    adapter, model = built(config)
+    for modality in ("image", "video"):
+        assert encoded(adapter, model, modality, "minimal").shape == (1, thinker["vision_config"]["out_hidden_size"])
+    audio_out = thinker["audio_config"]["output_dim"]
+    # Three mel frames: two after the stride-2 convolution, one after 2× pooling.
+    assert encoded(adapter, model, "audio", "minimal").shape == (1, audio_out)
+    # 30 s are 3000 mel frames: 1500 after the convolution, 750 after pooling.
+    assert encoded(adapter, model, "audio", "profile").shape == (750, audio_out)
 
 
 def test_token_counts_follow_the_processor_settings() -> None:
-    config = resolve_spec(tiny()).config  # patch 14, merge 2: one token per 28×28 pixels
+    config = resolve_spec(tiny_config("qwen2_5_omni")).config  # patch 14, merge 2: one token per 28×28 pixels
     adapter = adapter_for("qwen2_5_omni")
     assert adapter.embed_tokens(config, ItemSize("image", 448, 448)) == 16 * 16
     assert adapter.embed_tokens(config, ItemSize("image", 1024, 1024)) == 37 * 37  # 1024 / 28 rounds to 37

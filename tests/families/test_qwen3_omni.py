@@ -13,116 +13,65 @@ import torch
 
 from ecwidth.adapter import ItemSize, adapter_for
 from ecwidth.configs import resolve_spec
-from ecwidth.errors import ConfigError
 from ecwidth.measure import measure
 
-from building import build_on_cpu
-
-OUT_HIDDEN = 48
-AUDIO_OUT = 56
+from building import built, encoded
+from tiny_configs import tiny_config
 
 
-def thinker(deepstack: tuple[int, ...] = (0, 2)) -> dict[str, Any]:
-    """A tiny thinker config: 3 vision blocks at patch 16, 1 audio layer, a 1-layer MoE text model."""
-    return {
-        "vision_config": {
-            "depth": 3,
-            "hidden_size": 32,
-            "intermediate_size": 64,
-            "num_heads": 2,
-            "out_hidden_size": OUT_HIDDEN,
-            "num_position_embeddings": 16,
-            "image_size": 64,
-            "patch_size": 16,
-            "spatial_merge_size": 2,
-            "temporal_patch_size": 2,
-            "deepstack_visual_indexes": list(deepstack),
-        },
-        "audio_config": {
-            "d_model": 32,
-            "encoder_layers": 1,
-            "encoder_attention_heads": 2,
-            "encoder_ffn_dim": 64,
-            "downsample_hidden_size": 8,
-            "num_mel_bins": 128,
-            "n_window": 50,
-            "n_window_infer": 800,
-            "output_dim": AUDIO_OUT,
-        },
-        "text_config": {
-            "hidden_size": 40,
-            "num_hidden_layers": 1,
-            "num_attention_heads": 2,
-            "num_key_value_heads": 1,
-            "head_dim": 20,
-            "intermediate_size": 64,
-            "moe_intermediate_size": 16,
-            "num_experts": 4,
-            "num_experts_per_tok": 2,
-            "vocab_size": 64,
-        },
-    }
+def with_deepstack(model_type: str, levels: list[int] | None = None) -> dict[str, Any]:
+    """The tiny config of ``model_type``, DeepStack after the given vision blocks where given."""
+    config = tiny_config(model_type)
+    if levels is not None:
+        config.get("thinker_config", config)["vision_config"]["deepstack_visual_indexes"] = levels
+    return config
 
 
-def tiny(deepstack: tuple[int, ...] = (0, 2)) -> dict[str, Any]:
-    return {"model_type": "qwen3_omni_moe", "thinker_config": thinker(deepstack)}
-
-
-@pytest.mark.parametrize("deepstack", [(), (1,), (0, 2)])
-def test_vision_packs_deepstack_and_audio_does_not(deepstack: tuple[int, ...]) -> None:
-    vision = OUT_HIDDEN * (1 + len(deepstack))
-    result = measure(tiny(deepstack), device="cpu")
-    assert result.widths == {"image": vision, "video": vision, "audio": AUDIO_OUT}
-    assert result.predicted == result.widths
-    assert result.deepstack_levels == {"image": len(deepstack), "video": len(deepstack), "audio": 0}
-
-
-def test_one_model_has_two_widths_and_neither_is_a_naive_field() -> None:
-    config = tiny(deepstack=(0, 1, 2))
-    result = measure(config, device="cpu")
-    fields = config["thinker_config"]
-    assert result.widths["image"] == 4 * fields["vision_config"]["out_hidden_size"]
-    assert result.widths["audio"] == fields["audio_config"]["output_dim"] != fields["audio_config"]["d_model"]
-    assert result.widths["image"] != result.widths["audio"]
-    assert result.lm_hidden_size == fields["text_config"]["hidden_size"]
-
-
-def test_a_thinker_config_on_its_own_is_measured_the_same() -> None:
-    result = measure({"model_type": "qwen3_omni_moe_thinker", **thinker()}, device="cpu")
-    assert result.widths == {"image": 3 * OUT_HIDDEN, "video": 3 * OUT_HIDDEN, "audio": AUDIO_OUT}
-
-
-def test_minimal_and_profile_items_share_widths_and_audio_tokens_follow_the_chunks() -> None:
-    adapter = adapter_for("qwen3_omni_moe")
-    model = build_on_cpu(tiny())
-    with torch.inference_mode():
-        for modality, width in (("image", 3 * OUT_HIDDEN), ("video", 3 * OUT_HIDDEN)):
-            minimal = adapter.encode(model, modality, adapter.dummy_item(model, modality, "minimal"))
-            profile = adapter.encode(model, modality, adapter.dummy_item(model, modality, "profile", max_tokens=16))
-            assert minimal.shape == (1, width)
-            assert profile.shape[-1] == width and 1 < profile.shape[0] <= 16
-        # One mel frame survives the three stride-2 convolutions as one embedding.
-        assert adapter.encode(model, "audio", adapter.dummy_item(model, "audio", "minimal")).shape == (1, AUDIO_OUT)
-        # 30 s are 3000 mel frames: 30 chunks of 100 frames, 13 embeddings each.
-        assert adapter.encode(model, "audio", adapter.dummy_item(model, "audio", "profile")).shape == (390, AUDIO_OUT)
-        # 250 frames: two full chunks (2 × 13) and a 50-frame tail (50 → 25 → 13 → 7).
-        clip = {"input_features": torch.randn(1, 128, 250), "feature_attention_mask": torch.ones(1, 250, dtype=torch.long)}
-        assert adapter.encode(model, "audio", clip).shape == (2 * 13 + 7, AUDIO_OUT)
+def vision_width(vision: dict[str, Any]) -> int:
+    """vLLM's Qwen3 vision tower: the merger output, then one merger output per DeepStack level."""
+    return vision["out_hidden_size"] * (1 + len(vision["deepstack_visual_indexes"]))
 
 
 @pytest.mark.parametrize(
-    "path", ["vision_config.out_hidden_size", "vision_config.deepstack_visual_indexes", "audio_config.output_dim"]
+    "config",
+    [
+        with_deepstack("qwen3_omni_moe", []),
+        with_deepstack("qwen3_omni_moe", [1]),
+        with_deepstack("qwen3_omni_moe", [0, 1, 2]),
+        with_deepstack("qwen3_omni_moe_thinker"),  # a thinker config on its own
+    ],
 )
-def test_a_missing_required_field_is_a_config_error(path: str) -> None:
-    config = tiny()
-    section, field = path.split(".")
-    del config["thinker_config"][section][field]
-    with pytest.raises(ConfigError, match=field):
-        measure(config, device="cpu")
+def test_vision_packs_deepstack_and_audio_does_not(config: dict[str, Any]) -> None:
+    fields = config.get("thinker_config", config)
+    vision, audio = fields["vision_config"], fields["audio_config"]
+    levels = len(vision["deepstack_visual_indexes"])
+    result = measure(config, device="cpu")
+    assert result.widths == result.predicted
+    assert result.widths == {"image": vision_width(vision), "video": vision_width(vision), "audio": audio["output_dim"]}
+    assert result.deepstack_levels == {"image": levels, "video": levels, "audio": 0}
+    assert result.widths["audio"] != audio["d_model"]
+    assert result.lm_hidden_size == fields["text_config"]["hidden_size"] not in result.widths.values()
+
+
+def test_minimal_vision_items_are_one_token_and_audio_tokens_follow_the_chunks() -> None:
+    config = tiny_config("qwen3_omni_moe")
+    thinker = config["thinker_config"]
+    adapter, model = built(config)
+    for modality in ("image", "video"):
+        assert encoded(adapter, model, modality, "minimal").shape == (1, vision_width(thinker["vision_config"]))
+    audio_out = thinker["audio_config"]["output_dim"]
+    # One mel frame survives the three stride-2 convolutions as one embedding.
+    assert encoded(adapter, model, "audio", "minimal").shape == (1, audio_out)
+    # 30 s are 3000 mel frames: 30 chunks of 100 frames, 13 embeddings each.
+    assert encoded(adapter, model, "audio", "profile").shape == (390, audio_out)
+    # 250 frames: two full chunks (2 × 13) and a 50-frame tail (50 → 25 → 13 → 7).
+    clip = {"input_features": torch.randn(1, 128, 250), "feature_attention_mask": torch.ones(1, 250, dtype=torch.long)}
+    with torch.inference_mode():
+        assert adapter.encode(model, "audio", clip).shape == (2 * 13 + 7, audio_out)
 
 
 def test_token_counts_follow_the_processor_settings() -> None:
-    config = resolve_spec(tiny()).config  # patch 16, merge 2: one token per 32×32 pixels
+    config = resolve_spec(tiny_config("qwen3_omni_moe")).config  # patch 16, merge 2: one token per 32×32 pixels
     adapter = adapter_for("qwen3_omni_moe")
     assert adapter.embed_tokens(config, ItemSize("image", 448, 448)) == 14 * 14
     assert adapter.embed_tokens(config, ItemSize("image", 1024, 1024)) == 32 * 32

@@ -13,75 +13,47 @@ import torch
 
 from ecwidth.adapter import ItemSize, adapter_for
 from ecwidth.configs import resolve_spec
-from ecwidth.errors import ConfigError
 from ecwidth.measure import measure
 
-from building import built
+from building import built, encoded, randomize
+from tiny_configs import tiny_config
 
-OUT_HIDDEN = 48
-TEXT = {
-    "hidden_size": 40,
-    "num_hidden_layers": 1,
-    "num_attention_heads": 2,
-    "num_key_value_heads": 1,
-    "head_dim": 20,
-    "intermediate_size": 64,
-    "vocab_size": 64,
-}
-MOE_TEXT = {**TEXT, "num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 16}
 MODEL_TYPES = ("qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe")
 
 
-def tiny(model_type: str, deepstack: tuple[int, ...] = (0, 2)) -> dict[str, Any]:
-    """A tiny config: 3 vision blocks, patch 16 as published, DeepStack after the given blocks."""
-    vision = {
-        "depth": 3,
-        "hidden_size": 32,
-        "intermediate_size": 64,
-        "num_heads": 2,
-        "out_hidden_size": OUT_HIDDEN,
-        "num_position_embeddings": 16,
-        "patch_size": 16,
-        "spatial_merge_size": 2,
-        "temporal_patch_size": 2,
-        "deepstack_visual_indexes": list(deepstack),
-    }
-    text = MOE_TEXT if model_type.endswith("_moe") else TEXT
-    return {"model_type": model_type, "vision_config": vision, "text_config": text}
-
+def with_deepstack(model_type: str, levels: list[int]) -> dict[str, Any]:
+    """The tiny config of ``model_type`` (3 vision blocks, patch 16 as published), DeepStack after ``levels``."""
+    config = tiny_config(model_type)
+    config["vision_config"]["deepstack_visual_indexes"] = levels
+    return config
 
 
 @pytest.mark.parametrize("model_type", MODEL_TYPES)
-@pytest.mark.parametrize("deepstack", [(), (1,), (0, 2)])
-def test_width_is_main_plus_one_slice_per_deepstack_level(model_type: str, deepstack: tuple[int, ...]) -> None:
-    expected = OUT_HIDDEN * (1 + len(deepstack))
-    result = measure(tiny(model_type, deepstack), device="cpu")
-    assert result.widths == {"image": expected, "video": expected}
-    assert result.predicted == result.widths
-    assert result.deepstack_levels == {"image": len(deepstack), "video": len(deepstack)}
-
-
-def test_neither_out_hidden_size_nor_the_lm_hidden_size_is_the_width() -> None:
-    config = tiny("qwen3_vl", deepstack=(0, 1, 2))
+@pytest.mark.parametrize("levels", [[], [0, 1, 2]])
+def test_width_is_main_plus_one_slice_per_deepstack_level(model_type: str, levels: list[int]) -> None:
+    config = with_deepstack(model_type, levels)
+    out_hidden = config["vision_config"]["out_hidden_size"]
+    expected = out_hidden * (1 + len(levels))
     result = measure(config, device="cpu")
-    assert result.widths["image"] == 4 * config["vision_config"]["out_hidden_size"]
-    assert result.lm_hidden_size == config["text_config"]["hidden_size"] != result.widths["image"]
+    assert result.widths == result.predicted == {"image": expected, "video": expected}
+    assert result.deepstack_levels == {"image": len(levels), "video": len(levels)}
+    assert result.lm_hidden_size == config["text_config"]["hidden_size"] != expected
+    if levels:
+        assert expected != out_hidden
 
 
 def test_qwen3_5_without_a_deepstack_list_ships_the_merger_output_alone() -> None:
-    config = tiny("qwen3_5")
+    config = tiny_config("qwen3_5")
     del config["vision_config"]["deepstack_visual_indexes"]
-    assert measure(config, device="cpu").widths == {"image": OUT_HIDDEN, "video": OUT_HIDDEN}
+    out_hidden = config["vision_config"]["out_hidden_size"]
+    assert measure(config, device="cpu").widths == {"image": out_hidden, "video": out_hidden}
 
 
 def test_levels_follow_layer_order_each_with_its_listed_merger() -> None:
     # Listed out of order: vLLM packs in the order the tower reaches the layers,
     # each through the merger at that layer's position in the list.
-    adapter, model = built(tiny("qwen3_vl", deepstack=(2, 0)))
-    torch.manual_seed(0)
-    with torch.no_grad():
-        for param in model.visual.parameters():
-            param.normal_(0, 0.1)
+    adapter, model = built(with_deepstack("qwen3_vl", [2, 0]))
+    randomize(model.visual)
     item = adapter.dummy_item(model, "image", "minimal")
     with torch.inference_mode():
         packed = adapter.encode(model, "image", item)
@@ -89,40 +61,21 @@ def test_levels_follow_layer_order_each_with_its_listed_merger() -> None:
         after_block = out.hidden_states[1:]  # hidden_states[0] is the patch embedding
         mergers = model.visual.deepstack_merger_list
         expected = torch.cat([out.pooler_output, mergers[1](after_block[0]), mergers[0](after_block[2])], dim=-1)
+    assert packed.shape[0] == 1  # the minimal item: one merged 2×2 patch
     torch.testing.assert_close(packed, expected)
 
 
 @pytest.mark.parametrize("model_type", ["qwen3_vl", "qwen3_5"])
-def test_profile_item_has_more_tokens_and_the_same_width(model_type: str) -> None:
-    adapter, model = built(tiny(model_type))
-    width = OUT_HIDDEN * 3  # two DeepStack levels
-    with torch.inference_mode():
-        for modality in ("image", "video"):
-            minimal = adapter.encode(model, modality, adapter.dummy_item(model, modality, "minimal"))
-            profile = adapter.encode(model, modality, adapter.dummy_item(model, modality, "profile", max_tokens=16))
-            assert minimal.shape == (1, width)
-            assert profile.shape[-1] == width
-            assert 1 < profile.shape[0] <= 16
-
-
-@pytest.mark.parametrize(
-    ("model_type", "field"),
-    [
-        ("qwen3_vl", "out_hidden_size"),
-        ("qwen3_vl", "deepstack_visual_indexes"),
-        ("qwen3_vl_moe", "depth"),
-        ("qwen3_5_moe", "out_hidden_size"),
-    ],
-)
-def test_a_missing_required_field_is_a_config_error(model_type: str, field: str) -> None:
-    config = tiny(model_type)
-    del config["vision_config"][field]
-    with pytest.raises(ConfigError, match=field):
-        measure(config, device="cpu")
+def test_minimal_item_is_one_merged_patch_and_profile_the_most_tokens_under_the_cap(model_type: str) -> None:
+    adapter, model = built(tiny_config(model_type))
+    for modality in ("image", "video"):
+        assert encoded(adapter, model, modality, "minimal").shape[0] == 1
+        profile = encoded(adapter, model, modality, "profile", max_tokens=16)
+        assert 1 < profile.shape[0] <= 16
 
 
 def test_token_counts_follow_the_published_processor_settings() -> None:
-    config = resolve_spec(tiny("qwen3_vl")).config  # patch 16, merge 2: one token per 32×32 pixels
+    config = resolve_spec(tiny_config("qwen3_vl")).config  # patch 16, merge 2: one token per 32×32 pixels
     adapter = adapter_for("qwen3_vl")
     assert adapter.embed_tokens(config, ItemSize("image", 448, 448)) == 14 * 14
     assert adapter.embed_tokens(config, ItemSize("image", 1024, 1024)) == 32 * 32
