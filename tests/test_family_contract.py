@@ -24,12 +24,10 @@ from ecwidth.measure import dummy_shapes, measure, measure_widths
 from ecwidth.predict import predict_widths
 
 from building import build_on_cpu
-from tiny_configs import tiny_config, tiny_model_types
+from tiny_configs import measurable_model_types, tiny_config, tiny_model_types
 
-PREDICTED_ONLY = [
-    t for t in tiny_model_types() if not adapter_for(t).config_modalities(resolve_spec(tiny_config(t)).config)
-]
-MODEL_TYPES = [t for t in tiny_model_types() if t not in PREDICTED_ONLY]
+MODEL_TYPES = measurable_model_types()
+PREDICTED_ONLY = [t for t in tiny_model_types() if t not in MODEL_TYPES]
 #: Tokens a profile item is capped at: enough to leave the minimal item's shape, small enough for a CPU.
 PROFILE_CAP = 64
 

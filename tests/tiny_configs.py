@@ -7,32 +7,29 @@ a file there runs the whole family contract (``test_family_contract.py``) on it.
 import json
 from pathlib import Path
 
+TINY_DIR = Path(__file__).parent / "tiny"
+
+
+def tiny_model_types() -> list[str]:
+    """Every model type with a tiny config in ``tests/tiny/``: the registry the family contract runs over."""
+    return sorted(path.stem for path in TINY_DIR.glob("*.json"))
+
+
+def tiny_config(model_type: str) -> dict:
+    """A fresh copy of the tiny config of ``model_type``."""
+    return json.loads((TINY_DIR / f"{model_type}.json").read_text())
+
 
 def tiny_qwen3_vl(levels: int = 3, out_hidden_size: int = 96, text_hidden_size: int = 80) -> dict:
-    """A Qwen3-VL config whose vision tower has four blocks and ``levels`` DeepStack layers."""
-    return {
-        "model_type": "qwen3_vl",
-        "vision_config": {
-            "depth": 4,
-            "hidden_size": 64,
-            "intermediate_size": 128,
-            "num_heads": 4,
-            "out_hidden_size": out_hidden_size,
-            "deepstack_visual_indexes": list(range(levels)),
-            "num_position_embeddings": 64,
-            "patch_size": 16,
-        },
-        "text_config": {
-            "hidden_size": text_hidden_size,
-            "num_hidden_layers": 2,
-            "num_attention_heads": 4,
-            "num_key_value_heads": 2,
-            "head_dim": 20,
-            "intermediate_size": 128,
-            "vocab_size": 128,
-            "rope_scaling": {"rope_type": "default", "mrope_section": [4, 3, 3]},
-        },
-    }
+    """Qwen3-VL's tiny config with a four-block tower, ``levels`` DeepStack layers and the widths given.
+
+    The CLI, engine and source tests vary the levels; their defaults keep the
+    merger, the packed width and the LM's width apart.
+    """
+    config = tiny_config("qwen3_vl")
+    config["vision_config"].update(depth=4, out_hidden_size=out_hidden_size, deepstack_visual_indexes=list(range(levels)))
+    config["text_config"]["hidden_size"] = text_hidden_size
+    return config
 
 
 def tiny_text_only() -> dict:
@@ -48,14 +45,9 @@ def tiny_text_only() -> dict:
     }
 
 
-TINY_DIR = Path(__file__).parent / "tiny"
+def measurable_model_types() -> list[str]:
+    """The tiny model types with at least one modality a measurement encodes (not predicted only)."""
+    from ecwidth.adapter import adapter_for
+    from ecwidth.configs import resolve_spec
 
-
-def tiny_model_types() -> list[str]:
-    """Every model type with a tiny config in ``tests/tiny/``: the registry the family contract runs over."""
-    return sorted(path.stem for path in TINY_DIR.glob("*.json"))
-
-
-def tiny_config(model_type: str) -> dict:
-    """A fresh copy of the tiny config of ``model_type``."""
-    return json.loads((TINY_DIR / f"{model_type}.json").read_text())
+    return [t for t in tiny_model_types() if adapter_for(t).config_modalities(resolve_spec(tiny_config(t)).config)]
