@@ -186,7 +186,7 @@ def _cmd_measure(args: argparse.Namespace) -> int:
             dummy=args.dummy,
             video_pruning_rate=args.video_pruning_rate,
             timeout=args.timeout,
-            max_memory=None if args.max_memory is None else parse_bytes(args.max_memory),
+            max_memory=_max_memory(args),
         )
     if not result.widths:
         raise EcwidthError(
@@ -223,7 +223,7 @@ def _cmd_size(args: argparse.Namespace) -> int:
     with _warnings_on_stderr():
         result = measure(
             spec, device=args.device, dtype=args.dtype, video_pruning_rate=args.video_pruning_rate,
-            timeout=args.timeout,
+            timeout=args.timeout, max_memory=_max_memory(args),
         )  # fmt: skip
     if not result.widths:
         raise EcwidthError(
@@ -364,6 +364,18 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_max_memory_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-memory", metavar="SIZE",
+        help="let the encoder's weights take up to SIZE (e.g. 200GiB) instead of the free GPU memory, or the RAM "
+        "on a CPU; past it, ecwidth refuses the build before giving the weights any storage",
+    )  # fmt: skip
+
+
+def _max_memory(args: argparse.Namespace) -> int | None:
+    return None if args.max_memory is None else parse_bytes(args.max_memory)
+
+
 def _version() -> str:
     from ecwidth import __version__
 
@@ -438,11 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(measure)
     add_runtime_options(measure)
     add_timeout_option(measure, default=MEASURE_TIMEOUT_S, help="seconds building and encoding may take together")
-    measure.add_argument(
-        "--max-memory", metavar="SIZE",
-        help="let the encoder's weights take up to SIZE (e.g. 200GiB) instead of the free GPU memory, or the RAM "
-        "on a CPU; past it, ecwidth refuses the build before giving the weights any storage",
-    )  # fmt: skip
+    _add_max_memory_option(measure)
     add_json_option(measure)
     measure.set_defaults(func=_cmd_measure)
 
@@ -467,6 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_device_options(size)
     add_runtime_options(size)
     add_timeout_option(size, default=MEASURE_TIMEOUT_S, help="seconds building and encoding may take together")
+    _add_max_memory_option(size)
     add_json_option(size)
     size.set_defaults(func=_cmd_size)
 
