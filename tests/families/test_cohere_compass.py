@@ -11,6 +11,7 @@ from tiny_configs import tiny_config
 
 
 def with_deepstack(levels: list[int]) -> dict:
+    """The tiny config with DeepStack after the vision blocks ``levels``."""
     cfg = tiny_config("cohere_compass")
     cfg["vision_config"]["deepstack_visual_indexes"] = levels
     return cfg

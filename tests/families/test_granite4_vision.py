@@ -14,6 +14,7 @@ from tiny_configs import tiny_config
 
 
 def with_maps(layerwise: list[list[int]], spatial: list[int] | None) -> dict:
+    """The tiny config with these layerwise and spatial maps; ``None`` leaves spatial_target_layers unset."""
     cfg = tiny_config("granite4_vision")
     cfg["deepstack_layer_map"] = layerwise
     if spatial is None:

@@ -54,6 +54,7 @@ def family(name: str) -> tuple[FamilyAdapter, torch.nn.Module]:
 
 
 def text_hidden(name: str) -> int:
+    """The width every LLaVA family ships: the text config's hidden size."""
     return tiny(name)["text_config"]["hidden_size"]
 
 
