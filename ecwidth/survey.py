@@ -16,7 +16,6 @@ from typing import Any
 import pandas as pd
 import torch
 import transformers
-from tqdm.auto import tqdm
 
 from ecwidth.catalog import catalog_names
 from ecwidth.configs import ModelSpec, name_models, resolve_spec
@@ -25,10 +24,15 @@ from ecwidth.devices import resolve_device
 from ecwidth.errors import EcwidthError, UnsupportedOptionError
 from ecwidth.measure import MeasureResult, measure
 from ecwidth.memory import peak_memory
+from ecwidth.progress import Steps
 from ecwidth.runtime import RuntimeOptions
 from ecwidth.table import WidthRow, WidthTable
 
-COST_COLUMNS = ("model", "build_s", "encode_s", "total_s", "peak_rss_bytes", "peak_cuda_bytes")
+#: Per model: seconds, and memory at the start of its measurement (the baseline) and at its peak.
+COST_COLUMNS = (
+    "model", "build_s", "encode_s", "total_s", "peak_rss_bytes", "start_rss_bytes", "peak_cuda_bytes",
+    "start_cuda_bytes",
+)  # fmt: skip
 
 
 def _version() -> str:
@@ -89,9 +93,31 @@ def takes_options(model: Any, *, video_pruning_rate: float = 0.0) -> bool:
     return True
 
 
+def warm_up(models: Mapping[str, Any], device: torch.device) -> float:
+    """Pay a process's one-time costs before the first model, and return the seconds they took.
+
+    The first operation on a device starts it up (a CUDA context takes seconds),
+    and the first model of a family imports its modelling code. Paid inside the
+    first model's measurement, they would read as that model's cost. A model
+    that cannot be resolved is skipped here: the survey then records its failure.
+    """
+    started = time.perf_counter()
+    torch.ones(8, 8, device=device).matmul(torch.ones(8, 8, device=device)).sum().item()
+    for model in models.values():
+        try:
+            spec = resolve_spec(model)
+            adapter = find_adapter(spec.model_type)
+            if adapter is not None:
+                getattr(transformers, adapter.model_class_for(spec.config))
+        except (EcwidthError, AttributeError):
+            continue
+    return time.perf_counter() - started
+
+
 @dataclass
 class Survey:
-    """A survey's width table, its own cost per model, the models that failed, and the catalog models left out.
+    """A survey's width table, its own cost per model and its warm-up, the models that failed, and the catalog
+    models left out.
 
     ``skipped`` lists, with an option set and no models named, the catalog
     models whose engine class does not take it.
@@ -101,6 +127,8 @@ class Survey:
     costs: pd.DataFrame
     failures: dict[str, str] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)
+    #: Seconds of one-time work before the first model (``warm_up``), which would otherwise count as its cost.
+    warmup_s: float = 0.0
 
 
 def survey(
@@ -145,40 +173,45 @@ def survey(
     rows: list[WidthRow] = []
     costs: list[dict[str, object]] = []
     failures: dict[str, str] = {}
-    bar = tqdm(named.items(), desc="ecwidth survey", unit="model", disable=not progress)
+    warmup_s = warm_up(named, torch_device)
     caller_froze = gc.get_freeze_count() > 0
     try:
-        for name, model in bar:
-            bar.set_postfix_str(name)
-            # Models are freed by reference counting; the gc.collect in measure() only
-            # catches cycles a family might leave. A full collection walks every object
-            # torch and transformers made (0.1-0.3 s a model), so freeze what exists:
-            # it then scans this model's objects alone.
-            gc.freeze()
-            started = time.perf_counter()
-            try:
-                with peak_memory(torch_device) as peak:
-                    result = measure(
-                        resolve_spec(model, name=name), device=torch_device, dtype=dtype, dummy=dummy,
-                        video_pruning_rate=video_pruning_rate,
-                    )  # fmt: skip
-            except EcwidthError as error:
-                failures[name] = str(error)
-                continue
-            measured_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
-            rows.extend(rows_from_result(result, measured_at=measured_at))
-            costs.append(
-                {
-                    "model": name,
-                    "build_s": result.build_s,
-                    "encode_s": result.encode_s,
-                    "total_s": time.perf_counter() - started,
-                    "peak_rss_bytes": peak.rss_bytes,
-                    "peak_cuda_bytes": peak.cuda_bytes,
-                }
-            )
+        with Steps(len(named), "ecwidth survey", enabled=progress) as steps:
+            for name, model in named.items():
+                # Models are freed by reference counting; the gc.collect in measure() only
+                # catches cycles a family might leave. A full collection walks every object
+                # torch and transformers made (0.1-0.3 s a model), so freeze what exists:
+                # it then scans this model's objects alone.
+                gc.freeze()
+                started = time.perf_counter()
+                try:
+                    with peak_memory(torch_device) as peak:
+                        result = measure(
+                            resolve_spec(model, name=name), device=torch_device, dtype=dtype, dummy=dummy,
+                            video_pruning_rate=video_pruning_rate,
+                        )  # fmt: skip
+                except EcwidthError as error:
+                    failures[name] = str(error)
+                    steps.done(name, "failed")
+                    continue
+                measured_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+                rows.extend(rows_from_result(result, measured_at=measured_at))
+                total_s = time.perf_counter() - started
+                costs.append(
+                    {
+                        "model": name,
+                        "build_s": result.build_s,
+                        "encode_s": result.encode_s,
+                        "total_s": total_s,
+                        "peak_rss_bytes": peak.rss_bytes,
+                        "start_rss_bytes": peak.start_rss_bytes,
+                        "peak_cuda_bytes": peak.cuda_bytes,
+                        "start_cuda_bytes": peak.start_cuda_bytes,
+                    }
+                )
+                steps.done(name, f"{total_s:.1f} s")
     finally:
         if not caller_froze:  # leave a caller's own gc.freeze() in place
             gc.unfreeze()
-    return Survey(WidthTable(rows), pd.DataFrame(costs, columns=COST_COLUMNS), failures, skipped)
+    return Survey(WidthTable(rows), pd.DataFrame(costs, columns=COST_COLUMNS), failures, skipped, warmup_s)
 

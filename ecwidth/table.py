@@ -10,6 +10,7 @@ half-written table behind.
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import math
@@ -263,6 +264,14 @@ def _markdown_cell(row: WidthRow, column: str) -> str:
     return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
+def _html_cell(row: WidthRow, column: str) -> str:
+    """A cell for the eye: the ratio to 3 significant digits, options described; the files keep the exact value."""
+    value = getattr(row, column)
+    if column == "width_ratio":
+        return f"{value:.3g}×"
+    return describe_options(value) if column == "options" else _format_cell(value)
+
+
 def _read_text(path: Path, kind: str) -> str:
     try:
         with open(path, encoding="utf-8-sig", newline="") as handle:
@@ -324,6 +333,22 @@ class WidthTable:
 
     def __repr__(self) -> str:
         return f"WidthTable({len(self)} rows, models={self.models()})"
+
+    def _repr_html_(self) -> str:
+        """JupyterLab shows a table as an HTML table of the columns ``render_markdown`` shows, the ratio rounded."""
+        columns = self._columns_for_people()
+        head = "".join(f"<th>{column}</th>" for column in columns)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(_html_cell(row, column))}</td>" for column in columns) + "</tr>"
+            for row in self._rows
+        )
+        caption = f"WidthTable: {len(self)} row(s) over {len(self.models())} model(s)"
+        return f"<table><caption>{caption}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+    def _columns_for_people(self) -> list[str]:
+        """The Markdown and HTML columns: options once a row was measured with an option set."""
+        with_options = any(row.options for row in self._rows)
+        return [column for column in _MARKDOWN_COLUMNS if with_options or column != "options"]
 
     def models(self) -> list[str]:
         """The model names in the table, sorted, each once."""
@@ -472,8 +497,7 @@ class WidthTable:
         The options column appears once a row was measured with an option set,
         so a table of engine defaults reads as it did before rows had options.
         """
-        with_options = any(row.options for row in self._rows)
-        columns = [column for column in _MARKDOWN_COLUMNS if with_options or column != "options"]
+        columns = self._columns_for_people()
         numeric = {column for column in columns if _TYPES[column] in (int, float)}
         lines = [
             "# Encoder output widths",

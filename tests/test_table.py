@@ -402,3 +402,13 @@ def test_write_text_atomic_creates_parents_and_replaces(tmp_path):
     with pytest.raises(UnicodeEncodeError):
         write_text_atomic(path, "\ud800")
     assert path.read_text(encoding="utf-8") == "twö"
+
+
+def test_a_table_renders_as_an_html_table_in_jupyterlab():
+    from width_tables import toy_row
+
+    table = WidthTable([toy_row("qwen3-vl-2b-instruct", "image", 8192), toy_row("<b>x</b>", "image", 2048)])
+    html = table._repr_html_()
+    assert html.startswith("<table><caption>WidthTable: 2 row(s) over 2 model(s)</caption>")
+    assert html.count("<tr>") == 3 and "<td>8192</td>" in html
+    assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x</b>" not in html  # cells are escaped
