@@ -69,12 +69,15 @@ def test_a_family_without_a_token_rule_keeps_its_items_unpriced_with_a_note(toke
     assert (tokenless["bytes_per_token"] == 48).all()  # the width still prices a token
 
     matplotlib.use("Agg")
-    for draw in (figures.item_bytes, figures.items_per_buffer):
-        figure = draw(frame)
-        labels = [label.get_text() for label in figure.axes[0].get_yticklabels()]
-        assert "toy-tokenless ◆DS×2 (no token rule)" in labels and "toy ◆DS×2" in labels
-        plt.close(figure)
-        plt.close(draw(frame[frame["model"] == "toy-tokenless"]))  # nothing priced at all still draws
+    figure = figures.transfer_costs(frame)  # one heat map per quantity, a cell for every (model, item): no gaps
+    for axes in figure.axes:
+        texts = [text.get_text() for text in axes.texts]
+        assert len(texts) == frame["model"].nunique() * frame["item"].nunique()
+        assert texts.count("no token rule") == len(tokenless)
+    labels = [label.get_text() for label in figure.axes[0].get_yticklabels()]
+    assert {label.split(" ◆ ")[0] for label in labels} == {"toy", "toy-tokenless"} and all("◆ 2 " in l for l in labels)
+    plt.close(figure)
+    plt.close(figures.transfer_costs(frame[frame["model"] == "toy-tokenless"]))  # nothing priced at all still draws
 
 
 def test_width_summary_prices_a_token_in_the_serving_dtype():

@@ -25,6 +25,39 @@ def test_select_models():
         notebook.select_models(["no-such-model"])
     with pytest.raises(ValueError, match="no models"):
         notebook.select_models([])
+    assert list(notebook.select_models(f'["{DEEPSTACK}", "qwen3-vl-8b-instruct"]')) == [DEEPSTACK, "qwen3-vl-8b-instruct"]
+    with pytest.raises(ValueError, match="does not parse"):
+        notebook.select_models('["a", ')
+
+
+@pytest.mark.parametrize(
+    ("parameter", "value", "message"),
+    [
+        ("serving_dtype", "bf16", "serving_dtype = 'bf16': use one of"),
+        ("buffer_gb", 0, "positive number"),
+        ("video_pruning_rate", 1.0, "up to, not including, 1"),
+        ("deepstack_levels", [1, -1], "level counts"),
+        ("deepstack_models", "qwen3-vl-2b-instruct", "use a list"),
+        ("progress", "yes", "True or False"),
+        ("lookup_model", "qwen3-vl-8b-instruct", "not a selected model"),
+    ],
+)
+def test_start_checks_every_parameter_before_any_work(tmp_path, parameter, value, message):
+    with pytest.raises(ValueError, match=message):
+        notebook.start(str(tmp_path / "out"), models=[DEEPSTACK], device="cpu", **{parameter: value})
+    assert not (tmp_path / "out").exists()  # nothing was made
+
+
+def test_start_reuses_a_table_that_holds_every_model_and_shows_paths_from_the_project(tmp_path, capsys):
+    table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}})
+    table.to_json(tmp_path / "t.json")
+    run = notebook.start(str(tmp_path / "out"), models=[DEEPSTACK], device="cpu", width_table=str(tmp_path / "t.json"))
+    assert run.width_table == tmp_path / "t.json" and run.names == {DEEPSTACK: DEEPSTACK}
+    assert "not measured again" in capsys.readouterr().out
+    with pytest.raises(TableError, match="qwen3-vl-8b-instruct"):
+        notebook.start(str(tmp_path / "out"), models=["qwen3-vl-8b-instruct"], width_table=str(tmp_path / "t.json"))
+    assert notebook.shown(notebook.project_root() / "build" / "x.png") == "build/x.png"
+    assert notebook.shown(tmp_path) == str(tmp_path)  # outside the project: as it is
 
 
 def test_check_survey_names_every_failure():

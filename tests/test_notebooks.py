@@ -68,7 +68,7 @@ def files_listed(book: nbformat.NotebookNode) -> set[Path]:
     """The files the notebook's last cell says it wrote."""
     text = stdout_of(book.cells[-1])
     assert re.match(r"\d+ file\(s\) written:", text), text
-    return {Path(line.strip()) for line in text.splitlines()[1:] if line.strip()}
+    return {ROOT / line.strip() for line in text.splitlines()[1:] if line.strip()}  # relative paths are the project's
 
 
 @pytest.fixture(scope="module")
@@ -134,13 +134,19 @@ def test_stored_notebook_shape(name):
     }  # fmt: skip
     for cell in code:  # notebooks only call the package
         assert not re.search(r"^\s*(def|class) |lambda\b", cell.source, re.M), cell.source
-    assert "written" in code[-1].source and "file(s) written" in code[-1].source
+    assert code[-1].source == "run.list_written()"
+    setup = next(cell for cell in code if "notebook.start(" in cell.source)  # the one setup call, before any work
+    assert code.index(setup) == 1
+    markdown = "\n".join(cell.source for cell in book.cells if cell.cell_type == "markdown")
+    numbers = re.findall(r"^## (\S+) ", markdown, re.M)
+    assert numbers == [str(n) for n in range(1, len(numbers) + 1)], "sections are numbered ## 1, ## 2 ..."
 
 
 def test_python3_kernel_runs_this_python_and_this_checkout(survey_run):
     """kernel_name="python3" must resolve to the interpreter running the tests, importing this source tree."""
-    setup = next(stdout_of(cell) for cell in survey_run[1].cells if "prepare_output_dir" in cell.source)
-    assert f"ecwidth {ecwidth.__version__} from {ROOT / 'ecwidth'}, kernel {sys.executable}" in setup
+    setup = next(stdout_of(cell) for cell in survey_run[1].cells if "notebook.start(" in cell.source)
+    kernel = notebook.shown(sys.executable)
+    assert f"ecwidth {ecwidth.__version__} from ecwidth, kernel {kernel}\n" in setup  # shown from the project root
 
 
 # -- executed ------------------------------------------------------------------------------------
@@ -210,7 +216,7 @@ def test_02_deepstack_packing(tmp_path, survey_run, measured):
         buffer_gb=1.0,
     )
     expected = {
-        "deepstack_growth.csv", "deepstack_growth.png", "transfer_costs.csv", "item_bytes.png", "items_per_buffer.png",
+        "deepstack_growth.csv", "deepstack_growth.png", "transfer_costs.csv", "transfer_costs.png",
         "buffer_plans.csv",
     }  # fmt: skip
     assert {path.name for path in files_listed(book)} == expected
@@ -243,7 +249,7 @@ def test_02_deepstack_packing(tmp_path, survey_run, measured):
 
 def test_03_sizing_rules(tmp_path, measured):
     folder = tmp_path / "03"
-    book = run("03_sizing_rules", folder, models=MODELS)  # measures in the notebook itself
+    book = run("03_sizing_rules", folder, models=MODELS, width_table=None)  # measures in the notebook itself
     expected = {"rule_comparison.csv", "rule_matrix.csv", "rule_heatmap.png", "pruning_comparison.csv"}
     assert {path.name for path in files_listed(book)} == expected
     pruning = pd.read_csv(folder / "pruning_comparison.csv")  # both models take video pruning
@@ -264,7 +270,7 @@ def test_03_sizing_rules(tmp_path, measured):
 
     matrix = pd.read_csv(folder / "rule_matrix.csv", index_col=0)
     assert list(matrix.columns) == list(rules.RULE_NAMES)
-    assert f"{DEEPSTACK} (image, video) ◆DS×3" in matrix.index
+    assert f"{DEEPSTACK} (image, video) ◆ 3 DeepStack levels" in matrix.index
 
 
 def test_04_producer_tables(tmp_path, survey_run, measured):
@@ -298,7 +304,7 @@ def test_a_broken_parameter_set_fails_naming_the_cell(tmp_path):
     cells = [c for c in executed.cells if c not in marks]
     cell = cells[error.cell_index]
     assert cell.source == error.source
-    assert "notebook.select_models(models)" in cell.source  # the models cell, not a later one
+    assert "notebook.start(" in cell.source  # the setup cell, before any work
     assert cell.execution_count == error.exec_count
     assert [o.ename for o in cell.outputs if o.output_type == "error"] == ["ConfigError"]
     failed = [c for c in cells if c.cell_type == "code" and any(o.output_type == "error" for o in c.outputs)]

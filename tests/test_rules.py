@@ -146,7 +146,7 @@ def test_rule_matrix_collapses_modalities_and_marks_deepstack():
     table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}})
     matrix = rules.rule_matrix(rules.compare_rules(table))
     assert list(matrix.columns) == list(rules.RULE_NAMES)
-    assert list(matrix.index) == [f"{DEEPSTACK} (image, video) ◆DS×3"]
+    assert list(matrix.index) == [f"{DEEPSTACK} (image, video) ◆ 3 DeepStack levels"]
     assert matrix.iloc[0]["text hidden_size"] == -0.75
     assert math.isnan(matrix.iloc[0]["projector output field"])
     split = rules.rule_matrix(rules.compare_rules(table), collapse=False)
@@ -164,3 +164,14 @@ def test_rule_summary_counts_each_verdict():
     assert summary.loc["ecwidth prediction", "exact"] == 2
     assert summary.loc["projector output field", "n/a"] == 2
     assert summary[["exact", "under", "over", "n/a"]].sum(axis=1).eq(2).all()
+
+
+def test_packing_marks_count_maps_and_tell_layer_maps_from_deepstack_levels():
+    """Granite 4 Vision ships layer maps only (width = maps × hidden); Qwen3-VL a main slice and DeepStack levels."""
+    granite = catalog_entry("granite-vision-4.1-4b").config
+    maps = len(granite["deepstack_layer_map"]) + len(granite["spatial_target_layers"])
+    hidden = granite["text_config"]["hidden_size"]
+    assert rules.packing_mark(maps, maps * hidden, hidden) == f"◆ {maps} layer maps"
+    assert rules.packing_mark(3, 4 * 2048, 2048) == "◆ 3 DeepStack levels"
+    assert rules.packing_mark(0, 2048, 2048) == ""
+    assert "×" not in rules.packing_mark(3, 4 * 2048, 2048)  # "×" is for ratios

@@ -8,3 +8,8 @@
 
 The measuring kit (``ecwidth.measure``, ``ecwidth.table`` ...) never imports these.
 """
+
+import warnings
+
+# tqdm.auto asks for Jupyter widgets when transformers imports it; the notebooks print text progress instead.
+warnings.filterwarnings("ignore", message="IProgress not found")

@@ -19,7 +19,7 @@ from ecwidth.errors import ConfigError
 from ecwidth.study.rules import VISION_MODALITIES, vision_out_hidden_size
 
 GROWTH_COLUMNS = (
-    "model", "levels", "deepstack_visual_indexes", "modality", "encoder_width", "out_hidden_size",
+    "model", "levels", "published_levels", "deepstack_visual_indexes", "modality", "encoder_width", "out_hidden_size",
     "expected_width", "width_pruning_on", "lm_hidden_size", "width_over_hidden", "build_s", "encode_s",
 )  # fmt: skip
 
@@ -84,7 +84,8 @@ def measure_growth(
     for modalities the vision tower does not serve. With ``video_pruning_rate``
     above 0, each variant is measured again with video pruning on and
     ``width_pruning_on`` holds that width beside the levels (NA otherwise): the
-    channels the engine appends come on top of every level. Columns are ``GROWTH_COLUMNS``.
+    channels the engine appends come on top of every level. ``published_levels`` is the
+    published config's own count. Columns are ``GROWTH_COLUMNS``.
 
     Raises:
         ConfigError: ``model`` is not a DeepStack catalog model.
@@ -95,6 +96,7 @@ def measure_growth(
     from ecwidth.measure import measure
 
     raw = catalog_entry(model).config
+    published = len(_vision_config(raw)["deepstack_visual_indexes"])
     records = []
     for count in levels:
         rewritten = variant(raw, count)
@@ -114,6 +116,7 @@ def measure_growth(
                 {
                     "model": model,
                     "levels": count,
+                    "published_levels": published,
                     "deepstack_visual_indexes": list(indexes),
                     "modality": modality,
                     "encoder_width": width,

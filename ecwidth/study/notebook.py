@@ -1,4 +1,5 @@
-"""Steps the notebooks share: choosing models, getting a measured table, output folders,
+"""Steps the notebooks share: the setup cell (every parameter checked before any work),
+choosing models, getting a measured table, paths and how they are shown, tables for the eye,
 producer config files, and the benchmark's JSON.
 
 The notebooks call the package and grow no logic of their own, so what they
@@ -8,8 +9,11 @@ have in common lives here, where it is written and tested once.
 from __future__ import annotations
 
 import json
+import math
 import os
+import sys
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +23,141 @@ from ecwidth.atomic import write_text_atomic
 from ecwidth.catalog import catalog_names
 from ecwidth.configs import name_models
 from ecwidth.errors import EcwidthError, TableError
+from ecwidth.sizing import SERVING_DTYPES
+from ecwidth.study.figures import human_bytes
 from ecwidth.table import WidthTable
+
+#: Where notebook 01 writes its table by default: notebooks 02-04 reuse it when it is there.
+SURVEY_TABLE = "build/notebooks/01_width_survey/encoder_widths.json"
+
+
+# -- the setup cell ---------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """What a notebook's setup checked and resolved, and the files it writes (listed at the end)."""
+
+    out: Path
+    names: dict[str, Any]
+    #: The table to reuse, resolved (``None``: measure here).
+    width_table: Path | None = None
+    written: list[Path] = field(default_factory=list)
+
+    def wrote(self, *paths: str | os.PathLike[str]) -> None:
+        """Record files written, in order."""
+        self.written += [Path(path) for path in paths]
+
+    def list_written(self) -> None:
+        """Print every file recorded, relative to the project."""
+        print(f"{len(self.written)} file(s) written:")
+        for path in self.written:
+            print(f"  {shown(path)}")
+
+
+def _json_parameter(name: str, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{name} = {text!r} looks like JSON but does not parse ({error.msg}); "
+                         'write a list as \'["a", "b"]\' or a plain "a,b"') from None  # fmt: skip
+
+
+def _check(name: str, value: Any) -> None:
+    """One parameter, checked by its name (the notebooks share names).
+
+    Raises:
+        ValueError: The value cannot be right for that parameter; says what it takes.
+    """
+    if name in ("allow_failures", "progress") and not isinstance(value, bool):
+        raise ValueError(f"{name} = {value!r}: use True or False")
+    if name == "serving_dtype" and value not in SERVING_DTYPES:
+        raise ValueError(f"serving_dtype = {value!r}: use one of {', '.join(SERVING_DTYPES)}")
+    if name in ("buffer_gb", "video_pruning_rate") and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        raise ValueError(f"{name} = {value!r}: use a number")
+    if name == "buffer_gb" and not (value > 0 and math.isfinite(value)):
+        raise ValueError(f"buffer_gb = {value!r}: use a positive number of GB")
+    if name == "video_pruning_rate" and not 0 <= value < 1:
+        raise ValueError(f"video_pruning_rate = {value!r}: use 0 (off) up to, not including, 1, as vLLM takes it")
+    if name == "deepstack_levels" and not (
+        isinstance(value, list) and value and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)
+    ):  # fmt: skip
+        raise ValueError(f"deepstack_levels = {value!r}: use a non-empty list of level counts, such as [0, 1, 2, 3]")
+    if name == "deepstack_models":
+        if not isinstance(value, list):
+            raise ValueError(f"deepstack_models = {value!r}: use a list of catalog names, such as [\"qwen3-vl-2b-instruct\"]")
+        select_models(value)
+    if name == "growth_modalities" and value is not None and not (isinstance(value, list) and value):
+        raise ValueError(f"growth_modalities = {value!r}: use None (every modality) or a list such as [\"image\"]")
+
+
+def start(
+    output_dir: str,
+    *,
+    models: Any = "all",
+    device: str = "auto",
+    dtype: str = "auto",
+    width_table: str | None = None,
+    **parameters: Any,
+) -> Run:
+    """The setup cell: check every parameter before any work, then prepare the output folder and the display.
+
+    ``models`` is checked by ``select_models`` (every model located);
+    ``device`` and ``dtype`` by the package; any other parameter a notebook
+    has is passed by name and checked by ``_check``. ``width_table`` is a table
+    file to reuse, ``None`` to measure here, or ``"auto"``: notebook 01's table
+    (``SURVEY_TABLE``) when it is there and holds every selected model, else
+    measure. Every path is taken from the project root (``resolve_path``) and
+    printed relative to it.
+
+    Raises:
+        ConfigError: A model cannot be found.
+        TableError: ``width_table`` names a file that is not a valid table.
+        ValueError: Any other parameter is wrong; the message says which and what it takes.
+    """
+    from ecwidth.devices import resolve_device, resolve_dtype
+
+    resolve_dtype(dtype, resolve_device(device))
+    names = select_models(models)
+    for name, value in parameters.items():
+        _check(name, value)
+    if parameters.get("lookup_model") not in (None, *names):
+        raise ValueError(f"lookup_model = {parameters['lookup_model']!r} is not a selected model: {', '.join(names)}")
+    table = _table_to_reuse(width_table, models, names)
+    pd.set_option("display.max_rows", 200)
+    pd.set_option("display.max_columns", 30)
+    pd.set_option("display.width", 200)
+    pd.set_option("display.precision", 3)
+    run = Run(prepare_output_dir(output_dir), names, table)
+    import ecwidth
+
+    print(f"ecwidth {ecwidth.__version__} from {shown(Path(ecwidth.__file__).parent)}, kernel {shown(sys.executable)}")
+    print(f"device={device!r}, dtype={dtype!r}; {len(names)} model(s); writing to {shown(run.out)}")
+    if table is not None:
+        print(f"widths: read from {shown(table)}, not measured again (width_table = None measures here)")
+    return run
+
+
+def _table_to_reuse(width_table: str | None, models: Any, names: Mapping[str, Any]) -> Path | None:
+    """``start``'s ``width_table``, resolved and read once, so a bad table stops the notebook before any work.
+
+    Raises:
+        TableError: The file is not a valid table, or lacks a selected model.
+    """
+    if width_table is None:
+        return None
+    chosen = resolve_path(SURVEY_TABLE if width_table == "auto" else width_table)
+    if width_table == "auto" and not chosen.is_file():
+        return None
+    table = WidthTable.read(chosen)
+    every = isinstance(models, str) and models.strip() == "all"
+    missing = [] if every and width_table != "auto" else sorted(set(names) - set(table.models()))
+    if missing and width_table == "auto":
+        print(f"note: {shown(chosen)} lacks {', '.join(missing)}; measuring here instead")
+        return None
+    if missing:
+        raise TableError(f"{shown(chosen)} has no rows for {', '.join(missing)}; models in it: {table.models()}")
+    return chosen
 
 
 # -- choosing models and getting their widths -------------------------------------------
@@ -28,8 +166,9 @@ from ecwidth.table import WidthTable
 def select_models(models: str | Iterable[str] | Mapping[str, str] = "all") -> dict[str, str]:
     """``{row name: model}`` from a notebook's ``models`` parameter, each model located before any work starts.
 
-    ``"all"`` is the whole catalog; a string is one model or a comma-separated
-    list (what ``papermill -p models a,b`` passes); any other iterable is a list
+    ``"all"`` is the whole catalog; a string is one model, a comma-separated
+    list (what ``papermill -p models a,b`` passes) or a JSON list or object
+    (``'["a", "b"]'``, as a shell quotes a list); any other iterable is a list
     of models; a mapping names its models. A model is anything ``ecwidth
     measure --model`` takes: a catalog name or hub id, a checkpoint folder or a
     config file. Rows are named after what was given, unless a mapping names them.
@@ -37,8 +176,10 @@ def select_models(models: str | Iterable[str] | Mapping[str, str] = "all") -> di
     Raises:
         ConfigError: A model cannot be found (suggests close catalog names, or how
             to make a hub id resolvable), or two get the same name.
-        ValueError: The selection is empty.
+        ValueError: The selection is empty, or a JSON string does not parse.
     """
+    if isinstance(models, str) and models.strip()[:1] in ("[", "{"):
+        models = _json_parameter("models", models)
     if isinstance(models, str):
         models = catalog_names() if models.strip() == "all" else [m.strip() for m in models.split(",") if m.strip()]
     elif not isinstance(models, Mapping):
@@ -82,7 +223,7 @@ def measured_table(
         EcwidthError: Measuring failed for some model and ``allow_failures`` is off.
     """
     if width_table is not None:
-        table = WidthTable.read(width_table)
+        table = WidthTable.read(resolve_path(width_table))
         if isinstance(models, str) and models.strip() == "all":
             return table
         return WidthTable([row for name in select_models(models) for row in table.for_model(name)])
@@ -113,6 +254,24 @@ def resolve_path(path: str | os.PathLike[str]) -> Path:
     if path.is_absolute():
         return path
     return (project_root() or Path.cwd()) / path
+
+
+def shown(path: str | os.PathLike[str]) -> str:
+    """``path`` as a notebook prints it: relative to the project root where it lies inside it.
+
+    The root is the working directory's (``project_root``), else the source tree
+    this ecwidth is imported from.
+    An executed notebook is an artifact others read, so it must not carry the
+    runner's home or checkout folder; a path outside the project stays absolute.
+    """
+    path = Path(path)
+    root = project_root() or project_root(Path(__file__).parent)  # a kernel outside the tree: ecwidth's own
+    if root is not None and path.is_absolute():
+        try:
+            return path.relative_to(root).as_posix() or "."
+        except ValueError:
+            pass
+    return str(path)
 
 
 def prepare_output_dir(output_dir: str | os.PathLike[str]) -> Path:
@@ -199,14 +358,15 @@ def load_measure_cost(path: str | os.PathLike[str]) -> pd.DataFrame | None:
     object mapping model names to entries. Each entry has ``model``, ``minimal``
     and ``profile`` (each with build_s, encode_s, peak_rss_bytes, tokens);
     their scalar keys become ``minimal_build_s`` and so on, and
-    ``minimal_total_s``/``profile_total_s`` are added.
+    ``minimal_total_s``/``profile_total_s`` are added. ``attrs`` say where the
+    run comes from: ``source`` (the file), ``machine`` and ``date``.
 
     Raises:
         ValueError: The file is not valid JSON or an entry lacks a required key (named).
     """
     path = resolve_path(path)
     if not path.is_file():
-        print(f"note: {path} is not there yet; run `python benchmarks/measure_cost.py` to produce it. Skipping.")
+        print(f"note: {shown(path)} is not there yet; run `make bench` to produce it. Skipping.")
         return None
     try:
         document = json.loads(path.read_text())
@@ -239,4 +399,41 @@ def load_measure_cost(path: str | os.PathLike[str]) -> pd.DataFrame | None:
                 raise ValueError(f"{path}: entry {index} ({entry['model']}) {kind} lacks {', '.join(missing)}")
             record[f"{kind}_total_s"] = record[f"{kind}_build_s"] + record[f"{kind}_encode_s"]
         records.append(record)
-    return pd.DataFrame(records)
+    frame = pd.DataFrame(records)
+    frame.attrs["source"] = shown(path)
+    frame.attrs["machine"] = document.get("machine") if isinstance(document, Mapping) else None
+    frame.attrs["date"] = min((str(r["date"])[:10] for r in records if r.get("date")), default=None)
+    return frame
+
+
+# -- tables for the eye -------------------------------------------------------------------
+
+
+def _cell_format(column: str) -> Any:
+    """How a column is shown, by the name the package gives it: bytes, seconds, ratios, errors."""
+    def missing(formatter: Any) -> Any:
+        return lambda value: "—" if value is None or (isinstance(value, float) and math.isnan(value)) else formatter(value)
+
+    if column.endswith("_bytes") or column == "bytes_per_token":
+        return missing(human_bytes)
+    if column.endswith("_s"):
+        return missing(lambda value: f"{value:.2f} s")
+    if "ratio" in column or "_over_" in column:
+        return missing(lambda value: f"{value:.3g}×")
+    if column == "relative_error":
+        return missing(lambda value: f"{value:+.0%}")
+    return None
+
+
+def show(frame: pd.DataFrame) -> Any:
+    """``frame`` for the eye, a pandas Styler: bytes in kB/MB/GB, seconds to 2 decimals, ratios to 3 digits ("4×").
+
+    Columns are recognized by the names the package gives them (``*_bytes``,
+    ``*_s``, ``*ratio*``, ``*_over_*``, ``relative_error``); other floats show 3
+    decimals and integers a thousands separator. Only the display rounds: the
+    frame and the CSVs written from it keep every digit.
+    """
+    formats = {column: _cell_format(str(column)) for column in frame.columns}
+    styler = frame.style.format({c: f for c, f in formats.items() if f is not None}, precision=3, thousands=",",
+                                na_rep="—")  # fmt: skip
+    return styler.hide(axis="index") if isinstance(frame.index, pd.RangeIndex) else styler

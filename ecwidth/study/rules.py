@@ -242,14 +242,28 @@ def compare_rules(
     return frame
 
 
-def row_label(model: str, modalities: Iterable[str], deepstack_levels: int, options: str = "engine defaults") -> str:
-    """``"qwen3-vl-8b-instruct (image, video) ◆DS×3"``: how the plots and matrices name a row.
+def packing_mark(deepstack_levels: int, width: int, lm_hidden_size: int) -> str:
+    """How a packed row is marked: a count of the maps on the last dim, never "×", which ratios keep.
 
-    Rows measured with a runtime option set carry it: ``"... ◆DS×3 [video_pruning_rate=0.5]"``.
+    ``"◆ 3 DeepStack levels"`` where the maps follow a main slice (Qwen3-VL: width
+    = out_hidden_size × (1 + levels)); ``"◆ 8 layer maps"`` where every slice is a
+    layer map and there is no main one (Granite 4 Vision: width = maps × hidden size).
     """
-    mark = f" ◆DS×{deepstack_levels}" if deepstack_levels else ""
+    if not deepstack_levels:
+        return ""
+    if width == deepstack_levels * lm_hidden_size:
+        return f"◆ {deepstack_levels} layer maps"
+    return f"◆ {deepstack_levels} DeepStack level{'s' if deepstack_levels > 1 else ''}"
+
+
+def row_label(model: str, modalities: Iterable[str], mark: str = "", options: str = "engine defaults") -> str:
+    """``"qwen3-vl-8b-instruct (image, video) ◆ 3 DeepStack levels"``: how the plots and matrices name a row.
+
+    ``mark`` is ``packing_mark``'s. Rows measured with a runtime option set carry
+    it: ``"... ◆ 3 DeepStack levels [video_pruning_rate=0.5]"``.
+    """
     setting = f" [{options}]" if options != "engine defaults" else ""
-    return f"{model} ({', '.join(modalities)}){mark}{setting}"
+    return f"{model} ({', '.join(modalities)})" + (f" {mark}" if mark else "") + setting
 
 
 def rule_matrix(comparison: pd.DataFrame, *, value: str = "relative_error", collapse: bool = True) -> pd.DataFrame:
@@ -257,7 +271,7 @@ def rule_matrix(comparison: pd.DataFrame, *, value: str = "relative_error", coll
 
     With ``collapse``, a model's modalities whose measured width and every rule
     width agree share one row ("model (image, video)"). Rows are labelled by
-    ``row_label``, so DeepStack models carry a ◆ mark; rule columns keep their order.
+    ``row_label``, so packed models carry a ◆ mark; rule columns keep their order.
     """
     rules = list(dict.fromkeys(comparison["rule"]))
     groups: dict[tuple, list[str]] = {}
@@ -266,13 +280,14 @@ def rule_matrix(comparison: pd.DataFrame, *, value: str = "relative_error", coll
         part = part.set_index("rule").reindex(rules)
         levels = int(part["deepstack_levels"].dropna().iloc[0])
         measured = int(part["measured_width"].dropna().iloc[0])
+        mark = packing_mark(levels, measured, int(part["lm_hidden_size"].dropna().iloc[0]))
         widths = tuple(-1 if pd.isna(w) else int(w) for w in part["rule_width"])
-        signature = (model, levels, options, measured) + (widths if collapse else (modality,))
+        signature = (model, mark, options, measured) + (widths if collapse else (modality,))
         groups.setdefault(signature, []).append(modality)
         cells[signature] = [float(v) for v in part[value]]
     matrix = pd.DataFrame(
         [cells[key] for key in groups],
-        index=[row_label(key[0], groups[key], int(key[1]), key[2]) for key in groups],
+        index=[row_label(key[0], groups[key], key[1], key[2]) for key in groups],
         columns=rules,
     )
     matrix.columns.name = "rule"
