@@ -1,9 +1,12 @@
 """The project installs what it says it does, the same way from either file."""
 
+import re
 import tomllib
 from pathlib import Path
 
 import yaml
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -14,14 +17,49 @@ def _pyproject_requirements() -> set[str]:
     return set(project["dependencies"]) | set(extras)
 
 
-def _environment_requirements() -> set[str]:
-    environment = yaml.safe_load((ROOT / "environment.yml").read_text())
-    pip_section = next(dep["pip"] for dep in environment["dependencies"] if isinstance(dep, dict))
-    return {req for req in pip_section if not req.startswith("-e")}
+#: conda-forge's names for packages PyPI names otherwise.
+CONDA_NAMES = {"pytorch-cpu": "torch"}
 
 
-def test_environment_and_pyproject_name_the_same_dependencies():
-    assert _environment_requirements() == _pyproject_requirements()
+def _environment() -> dict:
+    return yaml.safe_load((ROOT / "environment.yml").read_text())
+
+
+def _makefile_torch() -> str:
+    line = next(line for line in (ROOT / "Makefile").read_text().splitlines() if line.startswith("TORCH ?="))
+    return line.split("=", 1)[1].strip().removeprefix("torch")
+
+
+def _environment_requirements() -> dict[str, str]:
+    """``{PyPI name: version spec}`` of the conda-forge packages, python and pip left out."""
+    found = {}
+    for dependency in _environment()["dependencies"]:
+        if isinstance(dependency, str):
+            name = re.split(r"[<>=!]", dependency, maxsplit=1)[0]
+            if name not in ("python", "pip"):
+                found[CONDA_NAMES.get(name, name)] = dependency[len(name) :]
+    return found
+
+
+def test_environment_takes_the_pyproject_dependencies_from_conda_forge():
+    environment = _environment()
+    assert environment["channels"][0] == "conda-forge"
+    pip = next(dep["pip"] for dep in environment["dependencies"] if isinstance(dep, dict))
+    assert [req.split("#")[0].strip() for req in pip] == ["-e ."]  # only ecwidth itself from pip
+    required = {re.split(r"[<>=!]", req, maxsplit=1)[0]: req for req in _pyproject_requirements()}
+    conda = _environment_requirements()
+    assert set(conda) == set(required)
+    for name, spec in conda.items():
+        if name == "torch":  # pinned to the Makefile's CPU build, within pyproject's bound
+            assert spec == _makefile_torch() and Version(spec.lstrip("=")) in SpecifierSet(required[name][5:])
+        else:
+            assert name + spec == required[name]
+
+
+def test_environment_bounds_python_to_what_torch_supports():
+    python = next(dep for dep in _environment()["dependencies"] if isinstance(dep, str) and dep.startswith("python"))
+    bound = SpecifierSet(python.removeprefix("python"))
+    assert "3.11" in bound and "3.10" not in bound and "3.16" not in bound
 
 
 def test_runtime_and_notebook_dependencies_are_declared():
