@@ -9,7 +9,7 @@ import pytest
 from ecwidth.catalog import catalog_names
 from ecwidth.cli import main
 
-from tiny_configs import tiny_qwen3_vl, tiny_text_only
+from tiny_configs import deepstack_width, tiny_qwen3_vl, tiny_text_only
 
 
 @pytest.fixture
@@ -41,10 +41,11 @@ def test_measure_accepts_a_folder_and_one_modality(write_config, capsys):
 
 
 def test_predict_json_has_no_measurement_keys(write_config, capsys):
-    assert main(["predict", "--config", str(write_config(tiny_qwen3_vl(levels=2))), "--json"]) == 0
+    config = tiny_qwen3_vl(levels=2)
+    assert main(["predict", "--config", str(write_config(config)), "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert set(printed) == {"model", "model_type", "lm_hidden_size", "predicted"}
-    assert printed["predicted"]["image"] == 96 * 3
+    assert printed["predicted"]["image"] == deepstack_width(config)
 
 
 def _error(capsys) -> str:

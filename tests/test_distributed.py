@@ -31,7 +31,7 @@ from ecwidth.configs import resolve_spec
 from ecwidth.distributed import main, measure_across_ranks
 from ecwidth.measure import measure
 
-from tiny_configs import tiny_qwen3_vl, tiny_text_only
+from tiny_configs import deepstack_width, tiny_qwen3_vl, tiny_text_only
 
 REPO = Path(__file__).resolve().parents[1]
 #: Far above a tiny build, so a failure seen well before it did not wait for the timeout.
@@ -41,8 +41,8 @@ HANG_TIMEOUT_S = 3.0
 #: How long a launch may run before the test calls it a hang.
 LAUNCH_DEADLINE_S = 180.0
 
-WIDE = {"image": 288, "video": 288}  # 96 × (1 + 2 DeepStack levels)
-NARROW = {"image": 192, "video": 192}  # one level fewer
+WIDE = dict.fromkeys(("image", "video"), deepstack_width(tiny_qwen3_vl(levels=2)))
+NARROW = dict.fromkeys(("image", "video"), deepstack_width(tiny_qwen3_vl(levels=1)))  # one level fewer
 
 
 def _build(levels: int) -> nn.Module:

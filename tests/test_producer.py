@@ -22,11 +22,11 @@ from ecwidth.configs import resolve_spec
 from ecwidth.errors import EcwidthError, NoEncoderError, WidthDisagreementError
 from ecwidth.producer import measure_on_worker, record_producer_widths
 
-from tiny_configs import tiny_qwen3_vl
+from tiny_configs import deepstack_width, tiny_qwen3_vl
 
 RPC_TIMEOUT_S = 180.0
-WIDE = {"image": 288, "video": 288}  # 96 × (1 + 2 DeepStack levels)
-NARROW = {"image": 192, "video": 192}  # one level fewer
+WIDE = dict.fromkeys(("image", "video"), deepstack_width(tiny_qwen3_vl(levels=2)))
+NARROW = dict.fromkeys(("image", "video"), deepstack_width(tiny_qwen3_vl(levels=1)))  # one level fewer
 NO_MODEL = "no model attribute"
 
 #: Per scenario, what each of two workers holds: DeepStack levels, None (no encoder), or NO_MODEL.

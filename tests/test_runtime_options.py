@@ -16,12 +16,7 @@ from ecwidth.packing import mrope_position_channels
 from ecwidth.predict import predict_widths
 from ecwidth.runtime import RuntimeOptions
 
-from tiny_configs import tiny_config
-
-
-def _deepstack_width(config: dict) -> int:
-    vision = config["vision_config"]
-    return vision["out_hidden_size"] * (1 + len(vision.get("deepstack_visual_indexes") or ()))
+from tiny_configs import deepstack_width, tiny_config
 
 
 @pytest.mark.parametrize(
@@ -32,8 +27,8 @@ def test_pruning_appends_the_engines_channels_to_every_item(model_type, modaliti
     config = tiny_config(model_type)
     off = measure(config, device="cpu")
     on = measure(config, device="cpu", video_pruning_rate=0.5)
-    assert off.widths == {m: _deepstack_width(config) for m in modalities}
-    assert on.widths == {m: _deepstack_width(config) + channels for m in modalities}
+    assert off.widths == {m: deepstack_width(config) for m in modalities}
+    assert on.widths == {m: deepstack_width(config) + channels for m in modalities}
     assert on.predicted == on.widths
     assert on.as_json()["options"] == {"video_pruning_rate": 0.5}
     assert "options" not in off.as_json()
@@ -47,7 +42,7 @@ def test_a_family_without_pruning_names_the_option_and_the_families_that_take_it
 def test_qwen3_5_video_with_pruning_is_refused_as_the_engine_cannot_serve_it():
     config = tiny_config("qwen3_5")
     assert measure(config, ["image"], device="cpu", video_pruning_rate=0.3).widths == {
-        "image": _deepstack_width(config) + 5
+        "image": deepstack_width(config) + 5
     }
     with pytest.raises(UnsupportedOptionError, match="crashes"):
         measure(config, ["video"], device="cpu", video_pruning_rate=0.3)
@@ -79,7 +74,7 @@ def test_the_command_line_takes_the_engines_option_and_records_it(tmp_path, caps
     path.write_text(json.dumps(config))
     assert main(["measure", "--config", str(path), "--video-pruning-rate", "0.25", "--json"]) == 0
     measured = json.loads(capsys.readouterr().out)
-    assert measured["widths"]["video"] == _deepstack_width(config) + 4
+    assert measured["widths"]["video"] == deepstack_width(config) + 4
     assert measured["options"] == {"video_pruning_rate": 0.25}
     assert main(["predict", "--config", str(path), "--video-pruning-rate", "0.25", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["predicted"] == measured["widths"]
@@ -133,7 +128,7 @@ def test_torchrun_measures_every_rank_with_the_option_and_records_it(tmp_path):
     assert run.returncode == 0, run.stderr
     (printed,) = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
     assert printed["widths"] == measure(config, device="cpu", video_pruning_rate=0.5).widths
-    assert printed["widths"]["image"] == _deepstack_width(tiny_config("qwen3_vl")) + 5
+    assert printed["widths"]["image"] == deepstack_width(tiny_config("qwen3_vl")) + 5
     assert printed["options"] == {"video_pruning_rate": 0.5}
 
 

@@ -32,6 +32,12 @@ def tiny_qwen3_vl(levels: int = 3, out_hidden_size: int = 96, text_hidden_size: 
     return config
 
 
+def deepstack_width(config: dict) -> int:
+    """A Qwen3-VL-style config's packed width, from its fields: the merger output, then one slice per level."""
+    vision = config["vision_config"]
+    return vision["out_hidden_size"] * (1 + len(vision.get("deepstack_visual_indexes") or ()))
+
+
 def tiny_text_only() -> dict:
     """A text-only Qwen3 config: a model with no multimodal encoder."""
     return {

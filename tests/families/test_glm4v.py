@@ -31,7 +31,8 @@ def test_width_is_the_merger_output_not_the_tower_or_the_lm(model_type: str) -> 
 def test_video_pruning_adds_no_channels() -> None:
     cfg = tiny_config("glm4v")
     result = measure(cfg, device="cpu", dtype="float32", video_pruning_rate=0.5)
-    assert result.widths == result.predicted == {"image": 48, "video": 48}
+    width = cfg["vision_config"]["out_hidden_size"]  # the merger output, no channels added
+    assert result.widths == result.predicted == {"image": width, "video": width}
 
 
 def test_token_counts_follow_glm_smart_resize() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ecwidth.measure import measure
 
-from tiny_configs import tiny_config
+from tiny_configs import deepstack_width, tiny_config
 
 
 def test_listed_levels_are_packed_as_vllm_ships_them() -> None:
@@ -19,10 +19,12 @@ def test_listed_levels_are_packed_as_vllm_ships_them() -> None:
 def test_an_empty_list_is_the_merger_output() -> None:
     cfg = tiny_config("qwen4_exp")
     cfg["vision_config"]["deepstack_visual_indexes"] = []
-    assert measure(cfg, device="cpu", dtype="float32").widths == {"image": 48, "video": 48}
+    width = cfg["vision_config"]["out_hidden_size"]
+    assert measure(cfg, device="cpu", dtype="float32").widths == {"image": width, "video": width}
 
 
 def test_pruned_videos_get_qwen3_vl_s_five_channels() -> None:
     cfg = tiny_config("qwen4_exp")
     result = measure(cfg, device="cpu", dtype="float32", video_pruning_rate=0.5)
-    assert result.widths == result.predicted == {"image": 48 * 3 + 5, "video": 48 * 3 + 5}
+    width = deepstack_width(cfg) + 5  # vLLM 0.32 qwen3_vl.py: 4 mrope positions and a flag channel
+    assert result.widths == result.predicted == {"image": width, "video": width}
