@@ -34,6 +34,7 @@ from ecwidth.errors import (
     UnsupportedOptionError,
 )
 from ecwidth.predict import predict_widths
+from ecwidth.progress import Steps
 from ecwidth.runtime import RuntimeOptions
 from ecwidth.shapes import known_products, meta_activations, zero_storage_ptrs
 
@@ -210,8 +211,11 @@ def dummy_shapes(
     adapter.check_options(model.config, options)
     shapes: dict[str, tuple[int, int]] = {}
     requested = _check_request(modalities, adapter.modalities(model), dummy, adapter)
-    with _intra_op_threads(_threads_for(adapter, model, dummy)):
+    # A profile item can take minutes where it cannot run on meta: say how each one went as it ends.
+    steps = Steps(len(requested), f"{type(model).__name__} profile items", unit="item", enabled=dummy == "profile")
+    with _intra_op_threads(_threads_for(adapter, model, dummy)), steps:
         for modality in requested:
+            started = time.perf_counter()
             try:
                 item, packed = _encode_item(
                     adapter, model, modality, dummy, max_tokens,
@@ -238,6 +242,8 @@ def dummy_shapes(
                 )
             shapes[modality] = (packed.shape[:-1].numel(), int(packed.shape[-1]))
             del packed, item
+            tokens, width = shapes[modality]
+            steps.done(modality, f"{tokens} tokens, width {width}, {time.perf_counter() - started:.1f} s")
     return shapes
 
 
