@@ -44,3 +44,23 @@ def mrope_position_channels(grid_thw: Any, merge: int, *, tokens_per_second: flo
 def append_channels(packed: torch.Tensor, channels: torch.Tensor) -> torch.Tensor:
     """``packed`` with ``channels`` concatenated on the last dim, in its dtype and on its device."""
     return torch.cat([packed, channels.to(dtype=packed.dtype, device=packed.device)], dim=-1)
+
+
+#: Channels vLLM's video pruning appends per item, by the tower's layout.
+PRUNING_CHANNELS = {"qwen2_5_vl": 4, "qwen3_vl": 5}
+
+
+def pruning_channels(grid_thw: Any, merge: int, *, modality: str, layout: str) -> torch.Tensor:
+    """The channels vLLM appends to one item with video pruning on, built from its (t, h, w) grid.
+
+    ``qwen2_5_vl`` (``qwen2_5_vl.py``): the 4 mrope positions, on images and
+    videos. ``qwen3_vl`` (``qwen3_vl.py``): images get the 4 positions and a
+    zero fifth channel; video-embedding rows get frame, row and column, an
+    ``is_vision_start`` flag (0 on them) and an ``is_video`` flag (1).
+    """
+    positions = mrope_position_channels(grid_thw, merge)
+    if layout == "qwen2_5_vl":
+        return positions
+    if modality == "image":
+        return torch.cat([positions, torch.zeros_like(positions[:, :1])], dim=1)
+    return torch.cat([positions[:, :3], torch.tensor([[0, 1]]).expand(len(positions), 2)], dim=1)

@@ -25,12 +25,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import torch
-
 from ecwidth.adapter import FamilyAdapter, register
+from ecwidth.families._pruning import PrunedPositions
 from ecwidth.items import PatchGrid
-from ecwidth.packing import append_channels, mrope_position_channels, pack_deepstack
-from ecwidth.runtime import RuntimeOptions
+from ecwidth.packing import pack_deepstack
 
 # size.shortest_edge / size.longest_edge of the published preprocessor_config.json, as
 # transcribed by third parties. The image processor class defaults (56², 28²·1280, patch 14)
@@ -39,7 +37,7 @@ IMAGE_PIXELS = (65536, 16777216)
 
 
 @register
-class CohereCompassAdapter(FamilyAdapter):
+class CohereCompassAdapter(PrunedPositions, FamilyAdapter):
     model_types = ("cohere_compass",)
     engine = (
         "vllm CohereCompassForConditionalGeneration (cohere_compass.py): vision_config.out_hidden_size x (1 + "
@@ -53,6 +51,7 @@ class CohereCompassAdapter(FamilyAdapter):
         "text_config.rope_parameters",  # per layer type; the LM (built on meta) cannot be laid out without it
     )
     items = {"image": PatchGrid(IMAGE_PIXELS)}  # vLLM registers images only
+    pruning_layout = "qwen3_vl"  # 5 channels on images, as Qwen3-VL's images get
 
     def config_modalities(self, config: Any) -> tuple[str, ...]:
         return ("image",)
@@ -65,14 +64,3 @@ class CohereCompassAdapter(FamilyAdapter):
 
     def pack(self, model: Any, modality: str, output: Any) -> Any:
         return pack_deepstack(output)
-
-    supported_options = frozenset({"video_pruning_rate"})
-
-    def option_channels(self, config: Any, modality: str, options: RuntimeOptions) -> int:
-        return 5 if options.pruning else 0
-
-    def apply_options(self, model: Any, modality: str, item: dict[str, Any], packed: Any, options: RuntimeOptions) -> Any:
-        if not options.pruning:
-            return packed
-        positions = mrope_position_channels(item["image_grid_thw"][0], model.config.vision_config.spatial_merge_size)
-        return append_channels(packed, torch.cat([positions, torch.zeros_like(positions[:, :1])], dim=1))

@@ -27,13 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-import torch
-from torch import nn
-
 from ecwidth.adapter import FamilyAdapter, register
+from ecwidth.families._pruning import PrunedPositions
 from ecwidth.items import PatchGrid, most_tokens_grid
-from ecwidth.packing import append_channels, mrope_position_channels
-from ecwidth.runtime import RuntimeOptions
 
 # Published preprocessor_config.json of Qwen2-VL-7B-Instruct and Qwen2.5-VL-7B-Instruct; videos use the same
 # per-frame bounds (neither repo ships a separate video config, and vLLM sizes videos by the image processor).
@@ -73,7 +69,7 @@ class Qwen2VLAdapter(FamilyAdapter):
 
 
 @register
-class Qwen2_5_VLAdapter(Qwen2VLAdapter):
+class Qwen2_5_VLAdapter(PrunedPositions, Qwen2VLAdapter):
     model_types = ("qwen2_5_vl",)
     engine = (
         "vllm Qwen2_5_VLForConditionalGeneration (qwen2_5_vl.py): vision_config.out_hidden_size; +4 with "
@@ -81,15 +77,4 @@ class Qwen2_5_VLAdapter(Qwen2VLAdapter):
     )
     required_fields = ("vision_config.out_hidden_size", "vision_config.hidden_size", "vision_config.depth")
     merger_width_field = "out_hidden_size"
-    supported_options = frozenset({"video_pruning_rate"})
-
-    def option_channels(self, config: Any, modality: str, options: RuntimeOptions) -> int:
-        return 4 if options.pruning else 0
-
-    def apply_options(
-        self, model: nn.Module, modality: str, item: dict[str, Any], packed: torch.Tensor, options: RuntimeOptions
-    ) -> torch.Tensor:
-        if not options.pruning:
-            return packed
-        _, grid = item.values()
-        return append_channels(packed, mrope_position_channels(grid[0], model.config.vision_config.spatial_merge_size))
+    pruning_layout = "qwen2_5_vl"

@@ -52,7 +52,8 @@ from ecwidth.adapter import FamilyAdapter, ItemSize, register
 from ecwidth.build import construct_towers_off_meta
 from ecwidth.items import PatchGrid, most_tokens_grid, video_smart_resize
 from ecwidth.errors import UnsupportedOptionError
-from ecwidth.packing import append_channels, mrope_position_channels, pack_deepstack
+from ecwidth.families._pruning import PrunedPositions
+from ecwidth.packing import pack_deepstack
 from ecwidth.runtime import RuntimeOptions
 
 # Published preprocessor_config.json / video_preprocessor_config.json of Qwen3-VL and Qwen3.5.
@@ -82,7 +83,7 @@ class Qwen3VideoPatches(PatchGrid):
 
 
 @register
-class Qwen3VLAdapter(FamilyAdapter):
+class Qwen3VLAdapter(PrunedPositions, FamilyAdapter):
     model_types = ("qwen3_vl", "qwen3_vl_moe")
     engine = (
         "vllm Qwen3VLForConditionalGeneration / Qwen3VLMoeForConditionalGeneration (qwen3_vl.py, "
@@ -97,6 +98,7 @@ class Qwen3VLAdapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": PatchGrid(IMAGE_PIXELS), "video": Qwen3VideoPatches(VIDEO_PIXELS)}
+    pruning_layout = "qwen3_vl"
 
     def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
         return construct_towers_off_meta(self.model_class_for(config), config, self.encoder_attributes, dtype)
@@ -113,24 +115,6 @@ class Qwen3VLAdapter(FamilyAdapter):
         pixels, grid = item.values()
         return pack_deepstack(model.visual(pixels, grid_thw=grid))
 
-    supported_options = frozenset({"video_pruning_rate"})
-
-    def option_channels(self, config: Any, modality: str, options: RuntimeOptions) -> int:
-        return 5 if options.pruning else 0
-
-    def apply_options(
-        self, model: nn.Module, modality: str, item: dict[str, Any], packed: torch.Tensor, options: RuntimeOptions
-    ) -> torch.Tensor:
-        if not options.pruning:
-            return packed
-        _, grid = item.values()
-        positions = mrope_position_channels(grid[0], model.config.vision_config.spatial_merge_size)
-        if modality == "image":  # the 4 positions, then a dummy fifth channel
-            flags = torch.zeros_like(positions[:, :1])
-            return append_channels(packed, torch.cat([positions, flags], dim=1))
-        # video-embedding rows: t, h, w positions, is_vision_start = 0, is_video = 1
-        flags = torch.tensor([[0, 1]]).expand(len(positions), 2)
-        return append_channels(packed, torch.cat([positions[:, :3], flags], dim=1))
 
 
 @register
