@@ -109,6 +109,8 @@ class NemotronHOmniAdapter(FamilyAdapter):
     model_class = "NemotronH_Omni_Reasoning_V3"
     required_fields = ("llm_config.hidden_size",)
     items = {"image": RadioPatches(), "video": IndicatorVideo(), "audio": ParakeetMel()}
+    # vLLM's class takes --video-pruning-rate; pruning drops video rows and appends no channels.
+    supported_options = frozenset({"video_pruning_rate"})
     predicted_only = {
         "video": "its items merge the text embeddings of frame indicator tokens from the language model's "
         "embed_tokens into the frame features (vLLM _create_final_video_embeddings), so they cannot be built "

@@ -44,3 +44,11 @@ def test_without_a_sound_config_there_is_no_audio() -> None:
     cfg = tiny()
     del cfg["sound_config"]
     assert adapter_for("nemotron_h_omni").predict(resolve_spec(cfg).config) == dict.fromkeys(("image", "video"), 40)
+
+
+def test_video_pruning_is_taken_and_adds_no_channels() -> None:
+    cfg = tiny()
+    result = measure(cfg, device="cpu", video_pruning_rate=0.5)
+    width = cfg["llm_config"]["hidden_size"]  # vLLM nano_nemotron_vl.py: pruning drops rows, appends no channels
+    assert result.widths == {"image": width, "audio": width}
+    assert predict_widths(cfg, video_pruning_rate=0.5)["video"] == width
