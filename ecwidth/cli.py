@@ -336,7 +336,7 @@ def _cmd_survey(args: argparse.Namespace) -> int:
     with _warnings_on_stderr():
         result = survey(
             args.models, device=args.device, dtype=args.dtype, dummy=args.dummy,
-            video_pruning_rate=args.video_pruning_rate, progress=not args.no_progress,
+            video_pruning_rate=args.video_pruning_rate, progress=not args.no_progress, timeout=args.timeout,
         )  # fmt: skip
     written = result.table.write(args.output)
     print(result.table.render_json() if args.json else result.table.render_markdown(), end="")
@@ -489,6 +489,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(survey)
     add_runtime_options(survey)
     survey.add_argument("--no-progress", action="store_true", help="no progress on stderr (also: TQDM_DISABLE=1)")
+    add_timeout_option(survey, default=MEASURE_TIMEOUT_S, help="seconds each model's building and encoding may take")
     add_json_option(survey, help="print the table as JSON instead of Markdown")
     survey.set_defaults(func=_cmd_survey)
 

@@ -20,6 +20,7 @@ import transformers
 from ecwidth.catalog import catalog_names
 from ecwidth.configs import ModelSpec, name_models, resolve_spec
 from ecwidth.adapter import find_adapter
+from ecwidth.deadline import check_timeout
 from ecwidth.devices import resolve_device
 from ecwidth.errors import EcwidthError, UnsupportedOptionError
 from ecwidth.measure import MeasureResult, measure
@@ -139,6 +140,7 @@ def survey(
     dummy: str = "minimal",
     progress: bool = True,
     video_pruning_rate: float = 0.0,
+    timeout: float | None = None,
 ) -> Survey:
     """Measure each model (the whole catalog by default).
 
@@ -151,6 +153,9 @@ def survey(
     the catalog models whose engine class takes it (the rest are listed in
     ``skipped``); a named model that does not take it is an error.
 
+    ``timeout`` bounds each model's building and encoding, in seconds; a model
+    past it fails (``DeadlineExceeded``, naming the stage) and the others go on.
+
     A model that fails is recorded in ``failures`` with its error, never
     silently dropped; the others are still measured.
 
@@ -158,9 +163,11 @@ def survey(
         ConfigError: A model cannot be found, or two get one name (checked before any work starts).
         UnsupportedOptionError: A named model does not take an option that is set (checked before any work
             starts), or the value is out of range.
-        ValueError: The device or dtype is unknown.
+        ValueError: The device, dtype or timeout is out of range.
     """
     options = RuntimeOptions(video_pruning_rate=video_pruning_rate)
+    if timeout is not None:
+        timeout = check_timeout(timeout)
     torch_device = resolve_device(device)
     named = name_models(catalog_names() if models is None else models)
     skipped = []
@@ -188,7 +195,7 @@ def survey(
                     with peak_memory(torch_device) as peak:
                         result = measure(
                             resolve_spec(model, name=name), device=torch_device, dtype=dtype, dummy=dummy,
-                            video_pruning_rate=video_pruning_rate,
+                            video_pruning_rate=video_pruning_rate, timeout=timeout,
                         )  # fmt: skip
                 except EcwidthError as error:
                     failures[name] = str(error)
