@@ -179,5 +179,5 @@ def _corner(table: torch.Tensor, side: int) -> torch.Tensor:
 def _give_newline_storage(model: nn.Module, dtype: torch.dtype, device: torch.device) -> None:
     """Give ``image_newline`` real storage: a bare parameter of the model, which ``encoder_attributes`` cannot name."""
     if model.image_newline.is_meta:
-        storage = torch.empty(model.image_newline.shape, dtype=dtype, device=device)
+        storage = torch.zeros(model.image_newline.shape, dtype=dtype, device=device)  # no stale allocator bytes
         model.image_newline = nn.Parameter(storage, requires_grad=False)

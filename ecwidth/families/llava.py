@@ -170,7 +170,8 @@ class LlavaNextAdapter(LlavaAdapter):
         model = super().construct(config, dtype)
         # image_newline is a bare parameter of the model, not a submodule build can materialise; the packing
         # moves it next to the features. Assigned through _parameters so build's meta patch leaves it real.
-        newline = torch.empty(model.image_newline.shape, dtype=dtype)
+        # Zeros like every other weight: torch.empty would ship whatever bytes the allocator held.
+        newline = torch.zeros(model.image_newline.shape, dtype=dtype)
         model._parameters["image_newline"] = nn.Parameter(newline, requires_grad=False)
         return model
 
