@@ -201,6 +201,13 @@ class FamilyAdapter:
                     f"model types that do: {', '.join(takers) or 'none'}"
                 )
 
+    def unserved(self, config: Any, options: RuntimeOptions) -> dict[str, str]:
+        """``{modality: why}`` for the modalities the engine cannot serve with ``options`` set.
+
+        A measurement leaves them out and says why; asking for one is an error.
+        """
+        return {}
+
     def option_channels(self, config: Any, modality: str, options: RuntimeOptions) -> int:
         """Channels the engine appends to a ``modality`` item with ``options`` set, by the family's rule.
 

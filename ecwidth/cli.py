@@ -204,6 +204,8 @@ def _cmd_measure(args: argparse.Namespace) -> int:
         print(f"  {modality:<6} {width:>6}  ({ratio:g}x hidden, predicted {result.predicted.get(modality)}){flag}")
     for modality, why in result.predicted_only.items():
         print(f"  {modality:<6} not measured: {why}; `ecwidth predict` gives its width")
+    for modality, why in result.unserved.items():
+        print(f"  {modality:<6} not served with these options: {why}")
     return 0
 
 
@@ -349,6 +351,7 @@ def _cmd_survey(args: argparse.Namespace) -> int:
     if result.skipped:
         status.append(f"left out {len(result.skipped)} catalog model(s) whose engine class takes no option set "
                       "here: " + ", ".join(result.skipped))  # fmt: skip
+    status += [f"no row for {what}: {why}" for what, why in result.unserved.items()]
     for line in status:
         print(f"ecwidth: {line}", file=sys.stderr)
     for name, error in result.failures.items():

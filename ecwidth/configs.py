@@ -82,6 +82,10 @@ class EngineConfig:
         return copy.deepcopy(dict(self._fields))
 
 
+#: model_types whose ``auto_map`` this process has already said it ignores.
+_NATIVE_NOTED: set[str] = set()
+
+
 class NativeClassesWarning(UserWarning):
     """A config carries ``auto_map``, but transformers serves its ``model_type`` natively: no remote code runs."""
 
@@ -108,6 +112,9 @@ def _check_remote_code(raw: Mapping[str, Any], model_type: str, *, source: str, 
             f"{source}: field 'auto_map' must be an object mapping auto classes to code, got {type(auto_map).__name__}"
         )
     if model_type in CONFIG_MAPPING:
+        if model_type in _NATIVE_NOTED:  # once per model_type and process: a survey of many says it once
+            return
+        _NATIVE_NOTED.add(model_type)
         warnings.warn(
             f"{source}: ignoring auto_map; transformers serves model_type {model_type!r} natively, "
             "so ecwidth uses its native classes and runs no remote code",

@@ -211,6 +211,14 @@ def dummy_shapes(
     adapter.check_options(model.config, options)
     shapes: dict[str, tuple[int, int]] = {}
     requested = _check_request(modalities, adapter.modalities(model), dummy, adapter)
+    unserved = adapter.unserved(model.config, options)
+    if modalities is not None and (refused := [m for m in requested if m in unserved]):
+        others = [m for m in adapter.modalities(model) if m not in unserved]
+        raise UnsupportedOptionError(
+            f"{model.config.model_type} {refused[0]}: {unserved[refused[0]]}. "
+            + (f"The other modalities still measure: --modality {' --modality '.join(others)}." if others else "")
+        )
+    requested = tuple(m for m in requested if m not in unserved)
     # A profile item can take minutes where it cannot run on meta: say how each one went as it ends.
     steps = Steps(len(requested), f"{type(model).__name__} profile items", unit="item", enabled=dummy == "profile")
     with _intra_op_threads(_threads_for(adapter, model, dummy)), steps:
@@ -295,6 +303,8 @@ class MeasureResult:
     options: dict[str, Any] = field(default_factory=dict)
     #: modalities the engine ships that this family can only predict, each with why.
     predicted_only: dict[str, str] = field(default_factory=dict)
+    #: modalities the engine cannot serve with the options set, each with why; left out of ``widths``.
+    unserved: dict[str, str] = field(default_factory=dict)
     config_sha256: str = ""
     #: with ``dummy="profile"``: the minimal item's widths, which must equal ``widths``.
     minimal_widths: dict[str, int] = field(default_factory=dict)
@@ -317,6 +327,8 @@ class MeasureResult:
             shown["options"] = dict(self.options)
         if self.predicted_only:
             shown["predicted_only"] = dict(self.predicted_only)
+        if self.unserved:
+            shown["unserved"] = dict(self.unserved)
         return shown
 
 
@@ -399,6 +411,7 @@ def measure(
         )
     result.lm_hidden_size = adapter.lm_hidden_size(spec.config)
     result.predicted_only = dict(adapter.predicted_only)
+    result.unserved = adapter.unserved(spec.config, RuntimeOptions(video_pruning_rate=video_pruning_rate))
     if dummy == "profile" and torch_device.type == "cpu":
         _warn_profile_on_cpu(adapter, spec, modalities)
     with deadline(timeout, spec.name, "building the encoder") as stages:

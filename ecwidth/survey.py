@@ -128,6 +128,8 @@ class Survey:
     costs: pd.DataFrame
     failures: dict[str, str] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)
+    #: ``{"<model> <modality>": why}`` for what the engine cannot serve with the options set (no row).
+    unserved: dict[str, str] = field(default_factory=dict)
     #: Seconds of one-time work before the first model (``warm_up``), which would otherwise count as its cost.
     warmup_s: float = 0.0
 
@@ -180,6 +182,7 @@ def survey(
     rows: list[WidthRow] = []
     costs: list[dict[str, object]] = []
     failures: dict[str, str] = {}
+    unserved: dict[str, str] = {}
     warmup_s = warm_up(named, torch_device)
     caller_froze = gc.get_freeze_count() > 0
     try:
@@ -203,6 +206,7 @@ def survey(
                     continue
                 measured_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
                 rows.extend(rows_from_result(result, measured_at=measured_at))
+                unserved.update({f"{name} {modality}": why for modality, why in result.unserved.items()})
                 total_s = time.perf_counter() - started
                 costs.append(
                     {
@@ -220,5 +224,7 @@ def survey(
     finally:
         if not caller_froze:  # leave a caller's own gc.freeze() in place
             gc.unfreeze()
-    return Survey(WidthTable(rows), pd.DataFrame(costs, columns=COST_COLUMNS), failures, skipped, warmup_s)
+    return Survey(
+        WidthTable(rows), pd.DataFrame(costs, columns=COST_COLUMNS), failures, skipped, unserved, warmup_s=warmup_s
+    )
 

@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+import warnings
 
 import pytest
 
@@ -86,13 +87,18 @@ def test_remote_code_is_refused_unless_asked(write_config, capsys):
     assert "--trust-remote-code" in _error(capsys)
 
 
-def test_auto_map_beside_a_native_model_type_uses_the_native_classes(write_config, capsys):
+def test_auto_map_beside_a_native_model_type_uses_the_native_classes(write_config, capsys, monkeypatch):
+    monkeypatch.setattr("ecwidth.configs._NATIVE_NOTED", set())  # said once per process: make this the first time
     config = {**tiny_qwen3_vl(), "auto_map": {"AutoModel": "modeling_x.XModel"}}
     with pytest.warns(UserWarning, match="natively"):
         assert main(["predict", "--config", str(write_config(config)), "--json"]) == 0
     vision = config["vision_config"]
     expected = vision["out_hidden_size"] * (1 + len(vision["deepstack_visual_indexes"]))
     assert json.loads(capsys.readouterr().out)["predicted"]["image"] == expected
+    with warnings.catch_warnings(record=True) as again:
+        warnings.simplefilter("always")
+        assert main(["predict", "--config", str(write_config(config)), "--json"]) == 0
+    assert not [w for w in again if "natively" in str(w.message)]  # said once per process
 
 
 def test_an_auto_map_that_is_not_an_object_is_named(write_config, capsys):

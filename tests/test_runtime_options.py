@@ -46,6 +46,18 @@ def test_qwen3_5_video_with_pruning_is_refused_as_the_engine_cannot_serve_it():
     }
     with pytest.raises(UnsupportedOptionError, match="crashes"):
         measure(config, ["video"], device="cpu", video_pruning_rate=0.3)
+    everything = measure(config, device="cpu", video_pruning_rate=0.3)  # what it can serve, and why not the rest
+    assert everything.widths == {"image": deepstack_width(config) + 5}
+    assert "crashes" in everything.as_json()["unserved"]["video"]
+
+
+def test_a_pruned_survey_keeps_what_the_engine_serves_and_says_what_it_does_not(tmp_path):
+    from ecwidth.survey import survey
+
+    result = survey({"tiny-qwen3-5": tiny_config("qwen3_5")}, device="cpu", progress=False, video_pruning_rate=0.3)
+    assert not result.failures
+    assert [(row.model, row.modality) for row in result.table.rows] == [("tiny-qwen3-5", "image")]
+    assert "crashes" in result.unserved["tiny-qwen3-5 video"]
 
 
 @pytest.mark.parametrize("rate", [-0.1, 1.0, float("nan"), float("inf"), True, "0.5"])

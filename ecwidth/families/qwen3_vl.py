@@ -51,7 +51,6 @@ from torch import nn
 from ecwidth.adapter import FamilyAdapter, ItemSize, register
 from ecwidth.build import construct_towers_off_meta
 from ecwidth.items import PatchGrid, most_tokens_grid, video_smart_resize
-from ecwidth.errors import UnsupportedOptionError
 from ecwidth.families._pruning import PrunedPositions
 from ecwidth.packing import pack_deepstack
 from ecwidth.runtime import RuntimeOptions
@@ -127,15 +126,11 @@ class Qwen3_5Adapter(Qwen3VLAdapter):
     # Published lists are empty; a missing list means no DeepStack to vLLM and transformers alike.
     required_fields = ("vision_config.out_hidden_size", "text_config.hidden_size")
 
-    def apply_options(
-        self, model: nn.Module, modality: str, item: dict[str, Any], packed: torch.Tensor, options: RuntimeOptions
-    ) -> torch.Tensor:
-        if options.pruning and modality == "video":
-            raise UnsupportedOptionError(
-                f"{model.config.model_type} video items with video_pruning_rate > 0: vLLM 0.32's path for them "
-                "crashes, so there is no shipped width to measure; measure video with pruning off, or images only"
-            )
-        return super().apply_options(model, modality, item, packed, options)
+    def unserved(self, config: Any, options: RuntimeOptions) -> dict[str, str]:
+        if not options.pruning:
+            return {}
+        return {"video": "with video_pruning_rate > 0, vLLM 0.32's path for Qwen3.5 video items crashes, so there is "
+                         "no shipped width to measure"}  # fmt: skip
 
     def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
         model = super().construct(config, dtype)

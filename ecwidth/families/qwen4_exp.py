@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from ecwidth.adapter import register
-from ecwidth.families.qwen3_vl import Qwen3_5Adapter, Qwen3VLAdapter
+from ecwidth.families.qwen3_vl import Qwen3_5Adapter
 
 
 @register
@@ -49,6 +49,6 @@ class Qwen4ExpAdapter(Qwen3_5Adapter):
         "here, so a config listing levels gets transformers' Qwen3-VL tower"
     )
 
-    def apply_options(self, model: Any, modality: str, item: dict[str, Any], packed: Any, options: Any) -> Any:
+    def unserved(self, config: Any, options: Any) -> dict[str, str]:
         # Qwen3.5's refusal of pruned videos does not apply: vLLM's Qwen4Exp reads the list by truth value.
-        return Qwen3VLAdapter.apply_options(self, model, modality, item, packed, options)
+        return {}
