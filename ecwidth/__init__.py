@@ -14,7 +14,6 @@ table look-ups stay quick.
 import sys
 import types
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
 from ecwidth.errors import (
@@ -51,17 +50,25 @@ _LAZY = {
     "record_producer_widths": "ecwidth.producer",
 }
 
-try:
-    __version__ = version("ecwidth")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
+
+def _installed_version() -> str:
+    """The installed distribution's version, read only when asked: importlib.metadata is a third of import time."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ecwidth")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "0+unknown"
 
 
 def __getattr__(name: str) -> Any:
-    """Import a name that needs torch on first use, and keep it."""
-    if name not in _LAZY:
+    """Import a name that needs torch on first use (and the version when asked), and keep it."""
+    if name == "__version__":
+        value = _installed_version()
+    elif name in _LAZY:
+        value = getattr(import_module(_LAZY[name]), name)
+    else:
         raise AttributeError(f"module 'ecwidth' has no attribute {name!r}")
-    value = getattr(import_module(_LAZY[name]), name)
     globals()[name] = value
     return value
 

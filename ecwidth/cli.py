@@ -19,6 +19,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from ecwidth.atomic import write_text_atomic
 from ecwidth.errors import EcwidthError
@@ -379,10 +380,17 @@ def _max_memory(args: argparse.Namespace) -> int | None:
     return None if args.max_memory is None else parse_bytes(args.max_memory)
 
 
-def _version() -> str:
-    from ecwidth import __version__
+class _VersionAction(argparse.Action):
+    """``--version``, looked up only when asked: reading the installed version costs a table look-up its time."""
 
-    return __version__
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        from ecwidth import __version__
+
+        print(f"{parser.prog} {__version__}")
+        parser.exit()
 
 
 #: The top-level help's walk through the commands, in the order a user reaches for them.
@@ -429,7 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ecwidth", description="Encoder output widths of multimodal models, as the EC producer ships them.",
         epilog=WORKFLOW, formatter_class=_HelpFormatter,
     )  # fmt: skip
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action=_VersionAction, help="print the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     models = _command(commands, "models", "list the catalog of published architectures")
