@@ -7,12 +7,15 @@ cross-checked against public transcriptions, marked ``RECONSTRUCTED`` when no
 copy confirms them all. ``modalities`` records what the model takes, as its
 adapter reads the config (a test keeps the two equal), so listing the catalog
 needs neither torch nor transformers. Defaults of transformers config classes
-are not published models and never appear here.
+are not published models and never appear here. An entry too large to keep as
+text (MiniMax-M3-NVFP4 lists 22422 quantized layers: 3.2 MB) is stored as
+``<name>.json.gz``, its content unchanged.
 """
 
 from __future__ import annotations
 
 import difflib
+import gzip
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -39,9 +42,13 @@ def _entries() -> dict[str, CatalogEntry]:
     for path in resources.files(__name__).iterdir():
         if path.name.endswith(".json"):
             data = json.loads(path.read_text())
-            entries[data["name"]] = CatalogEntry(
-                data["name"], data["hf_id"], tuple(data["modalities"]), data["source"], data["config"]
-            )
+        elif path.name.endswith(".json.gz"):
+            data = json.loads(gzip.decompress(path.read_bytes()))
+        else:
+            continue
+        entries[data["name"]] = CatalogEntry(
+            data["name"], data["hf_id"], tuple(data["modalities"]), data["source"], data["config"]
+        )
     return entries
 
 
