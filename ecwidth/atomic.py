@@ -8,7 +8,6 @@ truncated file where a good one was.
 from __future__ import annotations
 
 import os
-import secrets
 import signal
 import threading
 from collections.abc import Iterator
@@ -58,7 +57,7 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     path = Path(path)
     data = text.encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.urandom(8).hex()}.tmp")
     created = False
     with _terminate_as_interrupt():
         try:

@@ -24,7 +24,7 @@ from torch import nn
 from ecwidth.adapter import FamilyAdapter, resolve
 from ecwidth.errors import ResourceError
 from ecwidth.memory import read_proc
-from ecwidth.sizing import format_bytes
+from ecwidth.units import format_bytes
 from ecwidth.shapes import mark_zero
 
 _ALIGN = 64  # bytes; what torch's CPU allocator guarantees, enough for every dtype

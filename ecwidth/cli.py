@@ -32,8 +32,8 @@ from ecwidth.options import (
     model_spec,
 )
 from ecwidth.runtime import RuntimeOptions
-from ecwidth.sizing import DEFAULT_BUFFER_BYTES, SERVING_DTYPES, parse_bytes, parse_item
 from ecwidth.table import WidthTable
+from ecwidth.units import DEFAULT_BUFFER_BYTES, SERVING_DTYPES, parse_bytes
 
 EXPORT_FORMATS = ("producer-json", "buffer-plan", "csv", "md")
 #: Who reads each export format, and how (checked against vLLM 0.32's source): ``export --help`` prints it.
@@ -55,10 +55,12 @@ MEASURE_TIMEOUT_S = 900.0
 
 def _table_model(table: WidthTable, model: str) -> str:
     """The table's name for ``model``: itself, or where the table lacks it, the catalog name or hub id of the same entry."""
+    if model in table.models():
+        return model  # the catalog is read only for a name the table lacks
     from ecwidth.sources import catalog_entry_for
 
     entry = catalog_entry_for(model)
-    if model in table.models() or entry is None:
+    if entry is None:
         return model
     return next((name for name in (entry.name, entry.hf_id) if name in table.models()), model)
 
@@ -218,7 +220,7 @@ def _cmd_size(args: argparse.Namespace) -> int:
             encoding failed, or an item is of a modality the model lacks.
     """
     from ecwidth.measure import measure
-    from ecwidth.sizing import size_transfers
+    from ecwidth.sizing import parse_item, size_transfers
 
     buffer_bytes = parse_bytes(args.buffer)  # before the measurement: a typo costs nothing
     items = None if args.item is None else [parse_item(text) for text in args.item]

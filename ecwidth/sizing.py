@@ -23,7 +23,6 @@ No torch or pandas here; the families the token rules live in import torch.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -32,38 +31,19 @@ from typing import Any
 from ecwidth.adapter import ItemSize, adapter_for
 from ecwidth.configs import resolve_spec
 from ecwidth.errors import EcwidthError, NoTokenRuleError
+from ecwidth.units import DEFAULT_BUFFER_BYTES, dtype_bytes, format_bytes
 
-#: Element sizes of the dtypes a producer ships in, plus the 8-bit float some stacks use.
-SERVING_DTYPES: dict[str, int] = {"float32": 4, "bfloat16": 2, "float16": 2, "float8_e4m3fn": 1}
-#: vLLM's default ``ec_buffer_size`` (bytes): the pool Mooncake's connector registers.
-DEFAULT_BUFFER_BYTES = 10**9
 #: The note on an item a family cannot count tokens for.
 NO_TOKEN_RULE = "no token rule for this family"
 #: The keys of one modality's buffer plan, in the order the file lists them (the README says what each means).
 PLAN_KEYS = ("width", "serving_dtype", "bytes_per_token", "max_tokens_per_item", "max_bytes_per_item")
 
-_BINARY = (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10))
-_DECIMAL = (("TB", 10**12), ("GB", 10**9), ("MB", 10**6), ("kB", 10**3))
-_BYTE_UNITS = {"": 1, "b": 1, **{n.lower(): f for n, f in _BINARY}, **{n.lower(): f for n, f in _DECIMAL}}
-_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]*)?(?:e[0-9]+)?)\s*([a-z]*)\s*", re.IGNORECASE)
 _ITEM_FORMS = (
     "image:HEIGHTxWIDTH (image:1024x1024), video:FRAMESxHEIGHTxWIDTH (video:8x448x448), audio:SECONDSs (audio:30s)"
 )
 
 
-# -- units ------------------------------------------------------------------------------
-
-
-def dtype_bytes(dtype: Any) -> int:
-    """Bytes per element of a serving dtype: ``"bfloat16"``, ``"torch.bfloat16"`` or ``torch.bfloat16`` -> 2.
-
-    Raises:
-        ValueError: Unknown dtype name; lists the known ones.
-    """
-    name = str(dtype).removeprefix("torch.")
-    if name not in SERVING_DTYPES:
-        raise EcwidthError(f"unknown serving dtype {dtype!r}; use one of {', '.join(SERVING_DTYPES)}")
-    return SERVING_DTYPES[name]
+# -- bytes on the wire ------------------------------------------------------------------------------
 
 
 def bytes_per_token(width: int, dtype: Any = "bfloat16") -> int:
@@ -85,35 +65,6 @@ def items_per_buffer(bytes_per_item: int, buffer_bytes: int = DEFAULT_BUFFER_BYT
     if bytes_per_item <= 0:
         raise ValueError(f"an item takes a positive number of bytes, got {bytes_per_item}")
     return buffer_bytes // bytes_per_item
-
-
-def parse_bytes(text: str) -> int:
-    """A buffer size as written on a command line: ``1e9``, ``1GB`` (10⁹ bytes), ``1GiB`` (2³⁰ bytes), ``512MiB``.
-
-    Raises:
-        ValueError: Not a positive size with a known unit; says how to write one.
-    """
-    match = _SIZE.fullmatch(text)
-    unit = match.group(2).lower() if match else None
-    try:
-        size = int(float(match.group(1)) * _BYTE_UNITS[unit]) if unit in _BYTE_UNITS else 0
-    except OverflowError:  # 1e400
-        size = 0
-    if size < 1:
-        raise EcwidthError(
-            f"invalid buffer size {text!r}: write bytes (1000000000, 1e9) or a number with a unit, "
-            "decimal (kB, MB, GB, TB: powers of 1000) or binary (KiB, MiB, GiB, TiB: powers of 1024)"
-        )
-    return size
-
-
-def format_bytes(size: int) -> str:
-    """A byte count with both prefixes spelled out: ``"1.00 GiB (1.07 GB)"``; under 1 KiB, ``"512 bytes"``."""
-    if size < 1024:
-        return f"{size} bytes"
-    binary = next((name, factor) for name, factor in _BINARY if size >= factor)
-    decimal = next((name, factor) for name, factor in _DECIMAL if size >= factor)
-    return f"{size / binary[1]:.2f} {binary[0]} ({size / decimal[1]:.2f} {decimal[0]})"
 
 
 # -- items ------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ the processor arithmetic written out in each test.
 import pytest
 import torch
 
-from ecwidth import sizing
+from ecwidth import sizing, units
 from ecwidth.adapter import ItemSize, find_adapter
 from ecwidth.catalog import catalog_entry
 from ecwidth.errors import NoTokenRuleError
@@ -29,14 +29,14 @@ def text_hidden(name: str) -> int:
 
 
 def test_dtype_bytes():
-    assert sizing.dtype_bytes("bfloat16") == 2
-    assert sizing.dtype_bytes("float16") == 2
-    assert sizing.dtype_bytes("float32") == 4
-    assert sizing.dtype_bytes("float8_e4m3fn") == 1
-    assert sizing.dtype_bytes(torch.bfloat16) == 2
-    assert sizing.dtype_bytes("torch.float32") == 4
+    assert units.dtype_bytes("bfloat16") == 2
+    assert units.dtype_bytes("float16") == 2
+    assert units.dtype_bytes("float32") == 4
+    assert units.dtype_bytes("float8_e4m3fn") == 1
+    assert units.dtype_bytes(torch.bfloat16) == 2
+    assert units.dtype_bytes("torch.float32") == 4
     with pytest.raises(ValueError, match="unknown serving dtype 'int4'"):
-        sizing.dtype_bytes("int4")
+        units.dtype_bytes("int4")
 
 
 def test_bytes_and_items_per_buffer():
@@ -56,20 +56,20 @@ def test_bytes_and_items_per_buffer():
      ("2tib", 2 * 2**40)],
 )  # fmt: skip
 def test_parse_bytes_takes_decimal_and_binary_units(text, size):
-    assert sizing.parse_bytes(text) == size
+    assert units.parse_bytes(text) == size
 
 
 @pytest.mark.parametrize("text", ["1 GX", "-1", "0", "GiB", "", "1e400", "0.1"])
 def test_parse_bytes_refuses_what_is_not_a_size(text):
     with pytest.raises(ValueError, match="invalid buffer size .*powers of 1000.*powers of 1024"):
-        sizing.parse_bytes(text)
+        units.parse_bytes(text)
 
 
 def test_format_bytes_spells_out_both_prefixes():
-    assert sizing.format_bytes(2**30) == "1.00 GiB (1.07 GB)"
-    assert sizing.format_bytes(10**9) == "953.67 MiB (1.00 GB)"
-    assert sizing.format_bytes(32768) == "32.00 KiB (32.77 kB)"
-    assert sizing.format_bytes(512) == "512 bytes"
+    assert units.format_bytes(2**30) == "1.00 GiB (1.07 GB)"
+    assert units.format_bytes(10**9) == "953.67 MiB (1.00 GB)"
+    assert units.format_bytes(32768) == "32.00 KiB (32.77 kB)"
+    assert units.format_bytes(512) == "512 bytes"
 
 
 def test_parse_item_forms_and_labels():
@@ -136,7 +136,7 @@ def test_size_transfers_in_another_dtype_and_with_items_given():
     assert [(cost.label, cost.tokens) for cost in image.items] == [("image 640×320", 200)]  # 20 × 10 merged patches
     assert image.items[0].bytes == 200 * width * 4
     text = result.render_text()
-    assert f"{width * 4} bytes per token = {sizing.format_bytes(width * 4)}" in text
+    assert f"{width * 4} bytes per token = {units.format_bytes(width * 4)}" in text
     assert "buffer: 1000000000 bytes = 953.67 MiB (1.00 GB)" in text
 
 

@@ -23,7 +23,7 @@ from ecwidth.atomic import write_text_atomic
 from ecwidth.catalog import catalog_names
 from ecwidth.configs import name_models
 from ecwidth.errors import EcwidthError, TableError
-from ecwidth.sizing import SERVING_DTYPES
+from ecwidth.units import SERVING_DTYPES
 from ecwidth.study.figures import human_bytes
 from ecwidth.table import WidthTable
 
