@@ -1,4 +1,4 @@
-"""What the Whisper-style speech LMs (Audio Flamingo 3, GLM-ASR, Voxtral, MOSS-Transcribe-Diarize) share.
+"""What the Whisper-style speech LMs (Audio Flamingo 3, Music Flamingo, GLM-ASR, Voxtral, MOSS-Transcribe-Diarize) share.
 
 Their feature extractors cut a clip into 30 s windows of log-mel frames
 (100 frames a second, 3000 a window) and pad the last one; the towers take
@@ -98,6 +98,14 @@ class WindowedMel(MelFrames):
 def conv_rows(frames: int) -> int:
     """Rows after Whisper's convolutions (the second one has stride 2)."""
     return (frames - 1) // 2 + 1
+
+
+@dataclass(frozen=True)
+class PooledWindows(WindowedMel):
+    """Whisper windows whose conv rows are average-pooled 2× (Audio Flamingo 3's tower, and Music Flamingo's)."""
+
+    def window_tokens(self, config: Any, frames: int) -> int:
+        return (conv_rows(frames) - 2) // 2 + 1
 
 
 @contextmanager

@@ -20,25 +20,16 @@ compute instead of 1500.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import torch
 from torch import nn
 
 from ecwidth.adapter import FamilyAdapter, register, rows
-from ecwidth.families._whisper_audio import WindowedMel, conv_rows, first_rows
+from ecwidth.families._whisper_audio import PooledWindows, conv_rows, first_rows
 
 #: ``AudioFlamingo3Processor.max_audio_len``: the clip vLLM's dummy builder makes.
 MAX_AUDIO_SECONDS = 600
-
-
-@dataclass(frozen=True)
-class PooledWindows(WindowedMel):
-    """Whisper windows whose conv rows are average-pooled 2×."""
-
-    def window_tokens(self, config: Any, frames: int) -> int:
-        return (conv_rows(frames) - 2) // 2 + 1
 
 
 @register
