@@ -1,0 +1,48 @@
+"""What the Q-Former families (BLIP-2, InstructBLIP, InstructBLIP-Video) share: query-token items and the queries' storage.
+
+A Q-Former's learned queries cross-attend to the vision tower's output, so an
+item yields ``num_query_tokens`` embeddings per crop (or frame) whatever its
+size, and ``language_projection`` takes them to the text width. transformers'
+``ForConditionalGeneration`` classes hold the feature method that runs all
+of it; a T5 text model (the FLAN-T5 checkpoints) keeps its width in ``d_model``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import torch
+from torch import nn
+
+from ecwidth.adapter import FamilyAdapter
+from ecwidth.items import FixedTiles
+
+
+class QueryTokens(FixedTiles):
+    """One crop, ``num_query_tokens`` embeddings whatever its size."""
+
+    def tokens_per_tile(self, config: Any) -> int:
+        return int(config.num_query_tokens)
+
+
+def give_query_tokens_storage(model: nn.Module, dtype: torch.dtype, device: torch.device) -> None:
+    """Zero the learned queries on the encoder's device: a bare parameter of the model, no submodule
+    of the encoder, so the build leaves it on meta (the width does not depend on its values)."""
+    queries = model.query_tokens
+    if queries.device.type == "meta":
+        model.query_tokens = nn.Parameter(torch.zeros(queries.shape, dtype=dtype, device=device), requires_grad=False)
+
+
+class QFormerAdapter(FamilyAdapter):
+    """A Q-Former family: its width field by text model, and an encode that gives the queries storage."""
+
+    def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
+        text = raw.get("text_config") or {}
+        width = "text_config.d_model" if text.get("model_type") == "t5" else "text_config.hidden_size"
+        return ("num_query_tokens", "vision_config.patch_size", width)
+
+    def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
+        give_query_tokens_storage(model, *self.encoder_dtype_device(model))
+        features = getattr(model, f"get_{modality}_features")
+        return self.pack(model, modality, features(**item, interpolate_pos_encoding=True))
