@@ -9,6 +9,7 @@ embedding tokens of real items where the family's processor has a rule.
   height, width) in patches, ``spatial_merge_size``² patches to a token.
 - ``FixedTiles``: square tiles of one size, as rows of a batch.
 - ``MelFrames``: a log-mel spectrogram and its frame mask.
+- ``Waveform``: raw audio samples and their mask, for towers that convolve them.
 - LLaVA-NeXT's anyres arithmetic (``anyres_grid``, ``unpadded_grid``), which
   LLaVA-NeXT, LLaVA-OneVision and Granite Vision share.
 
@@ -19,6 +20,7 @@ profile rule, its key names).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -289,6 +291,18 @@ def unpadded_grid(height: int, width: int, rows: int, cols: int) -> tuple[int, i
 # -- audio ---------------------------------------------------------------------
 
 
+def longest_clip(tokens: Callable[[int], int], shortest: int, longest: int, max_tokens: int) -> int:
+    """The longest clip length in ``[shortest, longest]`` that yields at most ``max_tokens`` tokens (at least
+    ``shortest``); ``tokens`` grows with the length, so a binary search finds it."""
+    if tokens(longest) <= max_tokens:
+        return longest
+    low, high = shortest, longest
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if tokens(middle) <= max_tokens else (low, middle - 1)
+    return low
+
+
 def mel_frames(seconds: float) -> int:
     """Mel frames of a clip: the 16 kHz waveform padded to a whole hop."""
     return math.ceil(seconds * MEL_FRAMES_PER_SECOND)
@@ -332,13 +346,9 @@ class MelFrames(ItemKind):
     def frames(self, config: Any, size: DummySize, max_tokens: int | None) -> int:
         """Real frames of the dummy clip: the longest within ``max_tokens``, where that caps a profile clip."""
         frames = self.min_frames if size == "minimal" else self.profile_frames(config)
-        if max_tokens is None or not self.counts_tokens or self.clip_tokens(config, frames) <= max_tokens:
+        if max_tokens is None or not self.counts_tokens:
             return frames
-        low, high = self.min_frames, frames  # tokens grow with frames: find the longest clip that fits
-        while low < high:
-            middle = (low + high + 1) // 2
-            low, high = (middle, high) if self.clip_tokens(config, middle) <= max_tokens else (low, middle - 1)
-        return low
+        return longest_clip(lambda length: self.clip_tokens(config, length), self.min_frames, frames, max_tokens)
 
     def profile_frames(self, config: Any) -> int:
         frames, window = mel_frames(self.profile_seconds), self.window_frames(config)
@@ -360,3 +370,59 @@ class MelFrames(ItemKind):
 
     def profile_tokens(self, config: Any, modality: str) -> int:
         return self.clip_tokens(config, self.profile_frames(config))
+
+
+@dataclass(frozen=True)
+class Waveform(ItemKind):
+    """A raw mono waveform ``[1, samples]`` (``[1, 1, samples]`` with ``channel_axis``) and its mask of real samples.
+
+    For towers that convolve the waveform themselves (wav2vec2-style feature
+    encoders, VibeVoice's tokenizers). ``profile_seconds`` at ``sampling_rate``:
+    the clip the engine profiles. Families override ``minimal_samples`` where
+    one sample yields no embedding, and ``clip_tokens`` where they have a token rule.
+    """
+
+    sampling_rate: int = 16000
+    profile_seconds: float = 30
+    channel_axis: bool = False
+    features_key: str = "input_values"
+    mask_key: str = "padding_mask"
+
+    def clip_tokens(self, config: Any, samples: int) -> int:
+        """Embeddings the tower emits for a clip of ``samples`` real samples."""
+        raise NoTokenRuleError(f"no token rule for {config.model_type} audio items")
+
+    @property
+    def counts_tokens(self) -> bool:  # type: ignore[override]
+        return type(self).clip_tokens is not Waveform.clip_tokens
+
+    def minimal_samples(self, config: Any) -> int:
+        """The shortest clip that yields one embedding."""
+        return 1
+
+    def clip_samples(self, seconds: float) -> int:
+        return math.ceil(seconds * self.sampling_rate)
+
+    def samples(self, config: Any, size: DummySize, max_tokens: int | None) -> int:
+        """Samples of the dummy clip: the longest within ``max_tokens``, where that caps a profile clip."""
+        shortest = self.minimal_samples(config)
+        samples = shortest if size == "minimal" else self.clip_samples(self.profile_seconds)
+        if max_tokens is None or not self.counts_tokens:
+            return samples
+        return longest_clip(lambda length: self.clip_tokens(config, length), shortest, samples, max_tokens)
+
+    def make(self, config, modality, size, *, max_tokens, dtype, device):
+        import torch
+
+        samples = self.samples(config, size, max_tokens)
+        shape = (1, 1, samples) if self.channel_axis else (1, samples)
+        return {
+            self.features_key: torch.randn(*shape, dtype=dtype, device=device),
+            self.mask_key: torch.ones(1, samples, dtype=torch.long, device=device),
+        }
+
+    def tokens(self, config: Any, item: ItemSize) -> int:
+        return self.clip_tokens(config, self.clip_samples(item.seconds))
+
+    def profile_tokens(self, config: Any, modality: str) -> int:
+        return self.clip_tokens(config, self.clip_samples(self.profile_seconds))
