@@ -58,7 +58,7 @@ class PromptedQueryFrames(PromptedQueryTokens):
 ENGINE = (
     "none: vLLM 0.32 has no class, and its Transformers backend builds {model}, which has no "
     "get_{modality}_features, so it cannot ship this family; measured: what the "
-    "ForConditionalGeneration feeds its LM, text_config.hidden_size via language_projection"
+    "ForConditionalGeneration class feeds its LM, text_config.hidden_size via language_projection"
 )
 
 
