@@ -379,7 +379,8 @@ class Waveform(ItemKind):
     For towers that convolve the waveform themselves (wav2vec2-style feature
     encoders, VibeVoice's tokenizers). ``profile_seconds`` at ``sampling_rate``:
     the clip the engine profiles. Families override ``minimal_samples`` where
-    one sample yields no embedding, and ``clip_tokens`` where they have a token rule.
+    one sample yields no embedding, ``padded_samples`` where the feature
+    extractor pads, and ``clip_tokens`` where they have a token rule.
     """
 
     sampling_rate: int = 16000
@@ -400,6 +401,10 @@ class Waveform(ItemKind):
         """The shortest clip that yields one embedding."""
         return 1
 
+    def padded_samples(self, config: Any, samples: int) -> int:
+        """Length the feature extractor pads a clip of ``samples`` to; the mask marks the real ones."""
+        return samples
+
     def clip_samples(self, seconds: float) -> int:
         return math.ceil(seconds * self.sampling_rate)
 
@@ -414,11 +419,12 @@ class Waveform(ItemKind):
     def make(self, config, modality, size, *, max_tokens, dtype, device):
         import torch
 
-        samples = self.samples(config, size, max_tokens)
-        shape = (1, 1, samples) if self.channel_axis else (1, samples)
+        real = self.samples(config, size, max_tokens)
+        total = self.padded_samples(config, real)
+        shape = (1, 1, total) if self.channel_axis else (1, total)
         return {
             self.features_key: torch.randn(*shape, dtype=dtype, device=device),
-            self.mask_key: torch.ones(1, samples, dtype=torch.long, device=device),
+            self.mask_key: (torch.arange(total, device=device) < real).long()[None],
         }
 
     def tokens(self, config: Any, item: ItemSize) -> int:

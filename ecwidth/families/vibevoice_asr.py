@@ -1,0 +1,61 @@
+"""VibeVoice-ASR (``vibevoice_asr``): served by vLLM's Transformers backend; two tokenizers' latents, projected and summed.
+
+vLLM 0.32 lists ``VibeVoiceAsrForConditionalGeneration`` in
+``_TRANSFORMERS_SUPPORTED_MODELS`` (``registry.py``): the Transformers backend
+(``vllm/model_executor/models/transformers/multimodal.py``) takes the
+processor's ``input_values`` as the audio input and ships the
+``pooler_output`` of ``VibeVoiceAsrModel.get_audio_features``: the 24 kHz
+waveform through the acoustic and the semantic tokenizer encoders (causal
+convs, ``prod(downsampling_ratios)`` = 3200 samples a latent by default), each
+latent through its own half of ``VibeVoiceAsrMultiModalProjector`` (linear to
+``text_config.hidden_size``, RMSNorm, linear), the two halves summed, the
+rows the ``padding_mask`` covers: ``[ceil(samples / hop_length), text hidden]``.
+The projector is the last step before the LM, so a native class would ship the
+same width. Not the width: either tokenizer's ``hidden_size`` (64 and 128
+published). ``get_audio_features`` adds σ-VAE noise to the acoustic latents
+by default, as the backend calls it; that changes values, not the width.
+
+Items: a 24 kHz waveform ``[1, 1, samples]``, padded to whole hops
+(``pad_to_multiple_of``, as the feature extractor pads it), and its
+``padding_mask`` of real samples; one sample is the minimal clip (one latent). The backend profiles
+``chunk_length`` seconds of audio from the feature extractor, which has
+none, so 30 s: 225 latents by default.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ecwidth.adapter import FamilyAdapter, register
+from ecwidth.families._backend import BACKEND
+from ecwidth.items import Waveform
+
+
+def hop_length(config: Any) -> int:
+    """Samples a latent: the product of the acoustic tokenizer's ``downsampling_ratios``."""
+    return config.acoustic_tokenizer_encoder_config.hop_length
+
+
+@dataclass(frozen=True)
+class HopLatents(Waveform):
+    """A 24 kHz waveform padded to whole hops, as the feature extractor pads it; one latent a hop begun."""
+
+    sampling_rate: int = 24000
+    channel_axis: bool = True
+
+    def padded_samples(self, config: Any, samples: int) -> int:
+        return self.clip_tokens(config, samples) * hop_length(config)
+
+    def clip_tokens(self, config: Any, samples: int) -> int:
+        return math.ceil(samples / hop_length(config))
+
+
+@register
+class VibeVoiceAsrAdapter(FamilyAdapter):
+    model_types = ("vibevoice_asr",)
+    encoder_attributes = ("acoustic_tokenizer_encoder", "semantic_tokenizer_encoder", "multi_modal_projector")
+    required_fields = ("text_config.hidden_size",)
+    items = {"audio": HopLatents()}
+    engine = f"{BACKEND}: text_config.hidden_size, the sum of the acoustic and semantic projectors"
