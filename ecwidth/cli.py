@@ -345,10 +345,10 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         )  # fmt: skip
     written = result.table.write(args.output)
     print(result.table.render_json() if args.json else result.table.render_markdown(), end="")
-    total = result.costs["total_s"].sum()
-    peak = result.costs["peak_rss_bytes"].max() / 2**30 if len(result.costs) else 0.0
+    total = sum(cost["total_s"] for cost in result.cost_records)
+    peak = max((cost["peak_rss_bytes"] for cost in result.cost_records), default=0) / 2**30
     status = [
-        f"{len(result.costs)} model(s) in {total:.1f} s of measuring, peak RSS {peak:.2f} GiB",
+        f"{len(result.cost_records)} model(s) in {total:.1f} s of measuring, peak RSS {peak:.2f} GiB",
         "wrote " + ", ".join(str(path) for path in written),
     ]
     if result.skipped:

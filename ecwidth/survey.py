@@ -6,14 +6,12 @@ measured and freed in turn, with its own time and peak memory recorded.
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import torch
 import transformers
 
@@ -28,6 +26,9 @@ from ecwidth.memory import peak_memory
 from ecwidth.progress import Steps
 from ecwidth.runtime import RuntimeOptions
 from ecwidth.table import WidthRow, WidthTable
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Per model: seconds, and memory at the start of its measurement (the baseline) and at its peak.
 COST_COLUMNS = (
@@ -94,24 +95,22 @@ def takes_options(model: Any, *, video_pruning_rate: float = 0.0) -> bool:
     return True
 
 
-def warm_up(models: Mapping[str, Any], device: torch.device) -> float:
+def warm_up(specs: Iterable[ModelSpec], device: torch.device) -> float:
     """Pay a process's one-time costs before the first model, and return the seconds they took.
 
     The first operation on a device starts it up (a CUDA context takes seconds),
     and the first model of a family imports its modelling code. Paid inside the
-    first model's measurement, they would read as that model's cost. A model
-    that cannot be resolved is skipped here: the survey then records its failure.
+    first model's measurement, they would read as that model's cost.
     """
     started = time.perf_counter()
     torch.ones(8, 8, device=device).matmul(torch.ones(8, 8, device=device)).sum().item()
-    for model in models.values():
-        try:
-            spec = resolve_spec(model)
-            adapter = find_adapter(spec.model_type)
-            if adapter is not None:
+    for spec in specs:
+        adapter = find_adapter(spec.model_type)
+        if adapter is not None:
+            try:
                 getattr(transformers, adapter.model_class_for(spec.config))
-        except (EcwidthError, AttributeError):
-            continue
+            except (EcwidthError, AttributeError):
+                continue  # the measurement records why
     return time.perf_counter() - started
 
 
@@ -125,13 +124,21 @@ class Survey:
     """
 
     table: WidthTable
-    costs: pd.DataFrame
+    #: One ``COST_COLUMNS`` dict per measured model; ``costs`` is the frame of them.
+    cost_records: list[dict[str, Any]] = field(default_factory=list)
     failures: dict[str, str] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)
     #: ``{"<model> <modality>": why}`` for what the engine cannot serve with the options set (no row).
     unserved: dict[str, str] = field(default_factory=dict)
     #: Seconds of one-time work before the first model (``warm_up``), which would otherwise count as its cost.
     warmup_s: float = 0.0
+
+    @property
+    def costs(self) -> pd.DataFrame:
+        """Seconds and memory per measured model, ``COST_COLUMNS`` (pandas is imported here, not for the CLI)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.cost_records, columns=COST_COLUMNS)
 
 
 def survey(
@@ -172,59 +179,56 @@ def survey(
         timeout = check_timeout(timeout)
     torch_device = resolve_device(device)
     named = name_models(catalog_names() if models is None else models)
+    failures: dict[str, str] = {}
+    specs: dict[str, ModelSpec] = {}
+    for name, model in named.items():  # each config is read once, here
+        try:
+            specs[name] = resolve_spec(model, name=name)
+        except EcwidthError as error:
+            failures[name] = str(error)
     skipped = []
     if options.set_options() and models is None:
-        skipped = [name for name, model in named.items() if not takes_options(model, **options.set_options())]
+        skipped = [name for name, spec in specs.items() if not takes_options(spec, **options.set_options())]
         named = {name: model for name, model in named.items() if name not in skipped}
     elif options.set_options():
-        for model in named.values():
-            check_options(model, video_pruning_rate=video_pruning_rate)
+        for spec in specs.values():
+            check_options(spec, video_pruning_rate=video_pruning_rate)
     rows: list[WidthRow] = []
     costs: list[dict[str, object]] = []
-    failures: dict[str, str] = {}
     unserved: dict[str, str] = {}
-    warmup_s = warm_up(named, torch_device)
-    caller_froze = gc.get_freeze_count() > 0
-    try:
-        with Steps(len(named), "ecwidth survey", enabled=progress) as steps:
-            for name, model in named.items():
-                # Models are freed by reference counting; the gc.collect in measure() only
-                # catches cycles a family might leave. A full collection walks every object
-                # torch and transformers made (0.1-0.3 s a model), so freeze what exists:
-                # it then scans this model's objects alone.
-                gc.freeze()
-                started = time.perf_counter()
-                try:
-                    with peak_memory(torch_device) as peak:
-                        result = measure(
-                            resolve_spec(model, name=name), device=torch_device, dtype=dtype, dummy=dummy,
-                            video_pruning_rate=video_pruning_rate, timeout=timeout,
-                        )  # fmt: skip
-                except EcwidthError as error:
-                    failures[name] = str(error)
-                    steps.done(name, "failed")
-                    continue
-                measured_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
-                rows.extend(rows_from_result(result, measured_at=measured_at))
-                unserved.update({f"{name} {modality}": why for modality, why in result.unserved.items()})
-                total_s = time.perf_counter() - started
-                costs.append(
-                    {
-                        "model": name,
-                        "build_s": result.build_s,
-                        "encode_s": result.encode_s,
-                        "total_s": total_s,
-                        "peak_rss_bytes": peak.rss_bytes,
-                        "start_rss_bytes": peak.start_rss_bytes,
-                        "peak_cuda_bytes": peak.cuda_bytes,
-                        "start_cuda_bytes": peak.start_cuda_bytes,
-                    }
-                )
-                steps.done(name, f"{total_s:.1f} s")
-    finally:
-        if not caller_froze:  # leave a caller's own gc.freeze() in place
-            gc.unfreeze()
-    return Survey(
-        WidthTable(rows), pd.DataFrame(costs, columns=COST_COLUMNS), failures, skipped, unserved, warmup_s=warmup_s
-    )
+    warmup_s = warm_up((specs[name] for name in named if name in specs), torch_device)
+    with Steps(len(named), "ecwidth survey", enabled=progress) as steps:
+        for name in named:
+            if name not in specs:
+                steps.done(name, "failed")
+                continue
+            started = time.perf_counter()
+            try:
+                with peak_memory(torch_device) as peak:
+                    result = measure(
+                        specs[name], device=torch_device, dtype=dtype, dummy=dummy,
+                        video_pruning_rate=video_pruning_rate, timeout=timeout,
+                    )  # fmt: skip
+            except EcwidthError as error:
+                failures[name] = str(error)
+                steps.done(name, "failed")
+                continue
+            measured_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+            rows.extend(rows_from_result(result, measured_at=measured_at))
+            unserved.update({f"{name} {modality}": why for modality, why in result.unserved.items()})
+            total_s = time.perf_counter() - started
+            costs.append(
+                {
+                    "model": name,
+                    "build_s": result.build_s,
+                    "encode_s": result.encode_s,
+                    "total_s": total_s,
+                    "peak_rss_bytes": peak.rss_bytes,
+                    "start_rss_bytes": peak.start_rss_bytes,
+                    "peak_cuda_bytes": peak.cuda_bytes,
+                    "start_cuda_bytes": peak.start_cuda_bytes,
+                }
+            )
+            steps.done(name, f"{total_s:.1f} s")
+    return Survey(WidthTable(rows), costs, failures, skipped, unserved, warmup_s=warmup_s)
 

@@ -62,9 +62,9 @@ def test_start_reuses_a_table_that_holds_every_model_and_shows_paths_from_the_pr
 
 def test_check_survey_names_every_failure():
     table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}})
-    ok = Survey(table, costs=None, failures={})
+    ok = Survey(table, failures={})
     notebook.check_survey(ok)
-    broken = Survey(table, costs=None, failures={"a": "boom", "b": "bang"})
+    broken = Survey(table, failures={"a": "boom", "b": "bang"})
     with pytest.raises(EcwidthError, match="a: boom; b: bang"):
         notebook.check_survey(broken)
     notebook.check_survey(broken, allow_failures=True)
