@@ -14,9 +14,10 @@ transformers' own feature method as it is.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ecwidth.items import FixedTiles, side
+from ecwidth.items import FixedTiles, PatchGrid, side
 
 #: The ``engine`` line of every family the backend serves; each family adds its width field.
 BACKEND = "vLLM Transformers backend (TransformersMultiModalForCausalLM, transformers/multimodal.py): pooler_output only"
@@ -36,6 +37,17 @@ class WholeTiles(FixedTiles):
 
 class ProcessorTiles(WholeTiles):
     """``WholeTiles`` where the processor's settings, not the config, cut an image into tiles: no token rule."""
+
+    counts_tokens: ClassVar[bool] = False
+
+
+@dataclass(frozen=True)
+class ProcessorPatches(PatchGrid):
+    """``PatchGrid`` where the checkpoint's preprocessor config, not ``config.json``, sets the patch size and the
+    pixel budget (transformers maps a processor class whose defaults do not match the tower): no token rule.
+
+    ``pixels`` is then the budget of the profile item only: the mapped processor class's default.
+    """
 
     counts_tokens: ClassVar[bool] = False
 
