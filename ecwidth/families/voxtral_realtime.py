@@ -1,0 +1,69 @@
+"""Voxtral-Realtime (``voxtral_realtime``): transformers' port feeds the LM its projector's output, the text width.
+
+vLLM 0.32's ``VoxtralRealtimeGeneration`` (``voxtral_realtime.py``) serves only
+the Mistral-format checkpoint (``params.json``, remapped by
+``transformers_utils/configs/mistral.py``, which sets ``block_pool_size`` to the
+downsample factor for a causal encoder), not transformers' ``voxtral_realtime``
+config, and it ships something else: its ``embed_multimodal`` runs only the
+Whisper convolutions and ships their rows pooled ``block_pool_size`` at a time,
+``[tokens, d_model × block_pool_size]`` (``audio_config.hidden_size ×
+downsample_factor`` in transformers' names, 5120 published); the causal
+encoder layers and the audio-language adapter run later, in ``forward``. **The
+two widths differ.**
+
+transformers' format reaches vLLM only through its Transformers backend
+(``vllm/model_executor/models/transformers/multimodal.py``; the registry has no
+``VoxtralRealtimeForConditionalGeneration``; whether the class passes the
+backend's gate is not verified), which ships the ``pooler_output`` of
+``VoxtralRealtimeModel.get_audio_features``: the causal conv embedder (stride
+2), the causal encoder, the rows merged ``downsample_factor`` at a time, then
+``multi_modal_projector`` (``linear_1``, ``linear_2``) to
+``text_config.hidden_size``. That is what we measure, as for ``voxtral``.
+
+Items: a log-mel spectrogram ``[1, mel bins, frames]`` of whole tokens
+(``2 × downsample_factor`` frames each, 80 ms); one token is the minimal item.
+The profile clip is 30 s (375 tokens), the Whisper window. No token rule: the
+processor's counts follow mistral_common's audio encoder.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ecwidth.adapter import FamilyAdapter, register
+from ecwidth.items import MEL_FRAMES_PER_SECOND, ItemKind
+
+#: The clip profiled: one 30 s Whisper window.
+PROFILE_SECONDS = 30
+
+
+def frames_per_token(config: Any) -> int:
+    """Mel frames one token takes: the embedder's stride 2, then ``downsample_factor`` rows merged."""
+    return 2 * config.downsample_factor
+
+
+class WholeTokenMel(ItemKind):
+    """Mel frames, a whole number of tokens' worth."""
+
+    def make(self, config, modality, size, *, max_tokens, dtype, device):
+        import torch
+
+        per_token = frames_per_token(config)
+        tokens = 1 if size == "minimal" else PROFILE_SECONDS * MEL_FRAMES_PER_SECOND // per_token
+        if max_tokens is not None:
+            tokens = min(tokens, max_tokens)
+        mel_bins = config.audio_config.num_mel_bins
+        return {"input_features": torch.randn(1, mel_bins, tokens * per_token, dtype=dtype, device=device)}
+
+
+@register
+class VoxtralRealtimeAdapter(FamilyAdapter):
+    model_types = ("voxtral_realtime",)
+    encoder_attributes = ("audio_tower", "multi_modal_projector")
+    required_fields = ("text_config.hidden_size", "audio_config.hidden_size", "downsample_factor")
+    items = {"audio": WholeTokenMel()}
+    engine = (
+        "vllm VoxtralRealtimeGeneration (voxtral_realtime.py) serves only the Mistral-format checkpoint and ships "
+        "post-conv rows, audio_config.hidden_size x downsample_factor, which disagrees; transformers' format would "
+        "go through the Transformers backend (pooler_output): text_config.hidden_size, measured here"
+    )
