@@ -5,6 +5,7 @@ serving engine sizes the transfer, never from the adapter under test.
 """
 
 import json
+import re
 
 import pytest
 
@@ -52,6 +53,25 @@ def test_every_catalog_entry_records_the_modalities_its_adapter_reads(name):
 
     spec = resolve_spec(name)
     assert catalog_entry(name).modalities == find_adapter(spec.model_type).config_modalities(spec.config)
+
+
+@pytest.mark.parametrize("name", catalog_names())
+def test_every_catalog_date_is_a_day_or_a_month_and_says_where_it_comes_from(name):
+    entry = catalog_entry(name)
+    if entry.published is None:
+        assert entry.published_from is None
+    else:
+        assert re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?", entry.published)
+        assert entry.published_from
+
+
+def test_the_catalog_is_listed_newest_first_with_undated_entries_last():
+    published = [catalog_entry(name).published for name in catalog_names()]
+    dated = [date for date in published if date]
+    assert dated == sorted(dated, reverse=True)
+    assert published == dated + [None] * (len(published) - len(dated))
+    undated = [name for name in catalog_names() if not catalog_entry(name).published]
+    assert undated == sorted(undated)
 
 
 @pytest.mark.parametrize("name", ["qwen3-5-27b", "qwen3-5-397b-a17b"])
