@@ -1,0 +1,26 @@
+"""DeepSeek-OCR-2 at tiny scale: the projector's output at the text width, the queries and the view separator."""
+
+from __future__ import annotations
+
+import torch
+
+from ecwidth.measure import measure
+
+from building import built
+from tiny_configs import tiny_config
+
+
+def test_width_is_the_lm_hidden_size_not_the_query_encoders() -> None:
+    config = tiny_config("deepseek_ocr2")
+    result = measure(config, device="cpu")
+    assert result.widths == {"image": config["text_config"]["hidden_size"]}
+    vision = config["vision_config"]
+    assert result.widths["image"] not in (vision["encoder_config"]["hidden_size"], vision["sam_config"]["output_channels"])
+
+
+def test_a_small_view_ships_the_smaller_query_set_and_the_zeroed_separator() -> None:
+    adapter, model = built(tiny_config("deepseek_ocr2"))
+    with torch.inference_mode():
+        shipped = adapter.encode(model, "image", adapter.dummy_item(model, "image", "minimal"))
+    assert len(shipped) == model.vision_tower.query_768_resolution.num_embeddings + 1
+    assert not shipped[-1].any()
