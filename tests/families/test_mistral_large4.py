@@ -1,0 +1,21 @@
+"""Mistral-Large-4's port at tiny scale: the projector's output at the text width, as Mistral 3 ships."""
+
+import ecwidth
+from ecwidth.adapter import ItemSize, adapter_for
+from ecwidth.configs import resolve_spec
+
+from tiny_configs import tiny_config
+
+
+def test_images_ship_at_the_text_hidden_size():
+    raw = tiny_config("mistral_large4")
+    result = ecwidth.measure(raw, device="cpu")
+    assert result.widths == {"image": raw["text_config"]["hidden_size"]}
+    assert raw["vision_config"]["hidden_size"] != raw["text_config"]["hidden_size"]
+
+
+def test_tokens_are_merged_patches_of_the_image():
+    raw = tiny_config("mistral_large4")
+    merged = raw["vision_config"]["patch_size"] * raw["spatial_merge_size"]
+    config = resolve_spec(raw).config
+    assert adapter_for("mistral_large4").embed_tokens(config, ItemSize("image", 2 * merged, 3 * merged)) == 6
