@@ -27,6 +27,7 @@ from ecwidth.options import (
     add_device_options,
     add_json_option,
     add_model_source,
+    add_progress_option,
     add_runtime_options,
     add_timeout_option,
     model_spec,
@@ -190,6 +191,7 @@ def _cmd_measure(args: argparse.Namespace) -> int:
             video_pruning_rate=args.video_pruning_rate,
             timeout=args.timeout,
             max_memory=_max_memory(args),
+            progress=not args.no_progress,
         )
     if not result.widths:
         raise EcwidthError(
@@ -373,8 +375,8 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
 def _add_max_memory_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-memory", metavar="SIZE",
-        help="let the encoder's weights take up to SIZE (e.g. 200GiB) instead of the free GPU memory, or the RAM "
-        "on a CPU; past it, ecwidth refuses the build before giving the weights any storage",
+        help="let the encoder's weights, and each item's activations, take up to SIZE (e.g. 200GiB) instead of "
+        "the free GPU memory, or the RAM on a CPU; past it, ecwidth refuses before giving either any storage",
     )  # fmt: skip
 
 
@@ -429,8 +431,10 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 def _command(commands: argparse._SubParsersAction, name: str, help: str, **kwargs: object) -> argparse.ArgumentParser:
-    return commands.add_parser(name, help=help, description=kwargs.pop("description", help.capitalize() + "."),
-                               formatter_class=_HelpFormatter, **kwargs)  # fmt: skip
+    command = commands.add_parser(name, help=help, description=kwargs.pop("description", help.capitalize() + "."),
+                                  formatter_class=_HelpFormatter, **kwargs)  # fmt: skip
+    add_progress_option(command)
+    return command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -501,7 +505,6 @@ def build_parser() -> argparse.ArgumentParser:
     survey.add_argument("-o", "--output", metavar="DIR", default="build/survey", help="folder for JSON, CSV, Markdown")
     _add_run_options(survey)
     add_runtime_options(survey)
-    survey.add_argument("--no-progress", action="store_true", help="no progress on stderr (also: TQDM_DISABLE=1)")
     add_timeout_option(survey, default=MEASURE_TIMEOUT_S, help="seconds each model's building and encoding may take")
     add_json_option(survey, help="print the table as JSON instead of Markdown")
     survey.set_defaults(func=_cmd_survey)

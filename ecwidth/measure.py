@@ -33,6 +33,7 @@ from ecwidth.errors import (
     UnmeasurableError,
     UnsupportedOptionError,
 )
+from ecwidth.footprint import check_item_fits
 from ecwidth.predict import predict_widths
 from ecwidth.progress import Steps
 from ecwidth.runtime import RuntimeOptions
@@ -145,6 +146,7 @@ def _encode_item(
     *,
     shape_faithful: bool,
     on_meta: bool,
+    max_memory: int | None = None,
 ) -> tuple[dict[str, Any], torch.Tensor]:
     """One dummy item and its packed encoding; a shape-faithful profile item runs on the meta device.
 
@@ -153,7 +155,11 @@ def _encode_item(
     device (``ecwidth.shapes.MetaActivationMode``) they cost their bookkeeping
     alone. A family whose code reads an activation's values cannot run there:
     it says so (``MetaFallbackWarning``) and is encoded for real, with the
-    zero products still skipped.
+    zero products still skipped. A real encode is first sized (``ecwidth.footprint``)
+    and refused where it would not fit ``max_memory`` bytes (default: what the device has free).
+
+    Raises:
+        ResourceError: The real encode's activations would not fit.
     """
     reason = None
     if on_meta and dummy == "profile" and zero_storage_ptrs([model]):
@@ -165,6 +171,8 @@ def _encode_item(
             raise
         except Exception as error:  # whatever meta execution cannot do, the real encode below does or reports
             reason = f"{type(error).__name__}: {(str(error).splitlines() or [''])[0][:200]}"
+    if zero_storage_ptrs([model]):  # sized on the meta device, which needs the build's zero weights
+        check_item_fits(adapter, model, modality, dummy, max_tokens, max_memory)
     item = adapter.dummy_item(model, modality, dummy, max_tokens=max_tokens)
     with known_products(model, enabled=shape_faithful):
         packed = adapter.encode(model, modality, item)
@@ -188,6 +196,8 @@ def dummy_shapes(
     adapter: FamilyAdapter | None = None,
     video_pruning_rate: float = 0.0,
     shape_faithful: bool = True,
+    max_memory: int | None = None,
+    progress: bool = True,
 ) -> dict[str, tuple[int, int]]:
     """Encode one dummy item per modality and return ``{modality: (tokens, width)}`` of the packed item.
 
@@ -197,12 +207,16 @@ def dummy_shapes(
     ``video_pruning_rate`` is the engine's option of that name (0: off).
     ``shape_faithful`` skips the arithmetic of products with the build's zero
     weights (``ecwidth.shapes.ZeroWeightMode``); the packed item is the same, bit for bit.
+    ``max_memory`` overrides the bytes an item encoded for real may hold (default:
+    what the device has free; see ``ecwidth.footprint``). ``progress`` off hides the
+    line each profile item prints as it ends (``ecwidth.progress``).
     A model (or pipeline stage) without a multimodal encoder returns ``{}``.
 
     Raises:
         ValueError: A requested modality is not accepted, or ``dummy`` is unknown.
         UnsupportedOptionError: The family does not take an option that is set.
         EncodeError: The encoder raised or ran out of memory; names the modality.
+        ResourceError: An item's real encode would not fit in memory.
     """
     options = RuntimeOptions(video_pruning_rate=video_pruning_rate)
     adapter = adapter or _adapter_of(model)
@@ -220,7 +234,7 @@ def dummy_shapes(
         )
     requested = tuple(m for m in requested if m not in unserved)
     # A profile item can take minutes where it cannot run on meta: say how each one went as it ends.
-    steps = Steps(len(requested), f"{type(model).__name__} profile items", unit="item", enabled=dummy == "profile")
+    steps = Steps(len(requested), f"{type(model).__name__} profile items", unit="item", enabled=progress and dummy == "profile")
     with _intra_op_threads(_threads_for(adapter, model, dummy)), steps:
         for modality in requested:
             started = time.perf_counter()
@@ -228,6 +242,7 @@ def dummy_shapes(
                 item, packed = _encode_item(
                     adapter, model, modality, dummy, max_tokens,
                     shape_faithful=shape_faithful, on_meta=shape_faithful and not options.set_options(),
+                    max_memory=max_memory,
                 )  # fmt: skip
                 if options.set_options():
                     packed = adapter.apply_options(model, modality, item, packed, options)
@@ -263,11 +278,13 @@ def measure_widths(
     adapter: FamilyAdapter | None = None,
     video_pruning_rate: float = 0.0,
     shape_faithful: bool = True,
+    max_memory: int | None = None,
+    progress: bool = True,
 ) -> dict[str, int]:
     """Encode one dummy item per modality and return ``{modality: last dim of the packed item}``.
 
     ``adapter`` defaults to the one the model was built with; ``video_pruning_rate``
-    is the engine's option (0: off); ``shape_faithful`` as in ``dummy_shapes``.
+    is the engine's option (0: off); ``shape_faithful``, ``max_memory`` and ``progress`` as in ``dummy_shapes``.
     A model (or pipeline stage) without a multimodal encoder returns ``{}``.
 
     Raises:
@@ -282,6 +299,8 @@ def measure_widths(
         adapter=adapter,
         video_pruning_rate=video_pruning_rate,
         shape_faithful=shape_faithful,
+        max_memory=max_memory,
+        progress=progress,
     )
     return {modality: width for modality, (_, width) in shapes.items()}
 
@@ -364,12 +383,14 @@ def measure(
     timeout: float | None = None,
     shape_faithful: bool = True,
     max_memory: int | None = None,
+    progress: bool = True,
 ) -> MeasureResult:
     """Build a model's encoder from its config (catalog name, path or dict) and measure it.
 
     A text-only model gives empty ``widths``: it has no multimodal encoder.
     ``timeout`` bounds building and encoding together, in seconds (``None``: unbounded);
-    ``max_memory`` overrides the bytes the encoder's weights may take (see ``build_encoder``).
+    ``max_memory`` overrides the bytes the encoder's weights may take (see ``build_encoder``), and those
+    one item's real encode may hold (see ``ecwidth.footprint``); ``progress`` off hides the profile items' progress.
     ``shape_faithful`` (on by default) skips the arithmetic that the zero
     weights make known (``ecwidth.shapes``); off, every product runs.
 
@@ -378,7 +399,8 @@ def measure(
             or a model cannot be built from it.
         EncodeError: Encoding failed; names the modality.
         DeadlineExceeded: Building or encoding ran past ``timeout``; names the model and the stage.
-        ResourceError: The encoder's weights would not fit the device; names the estimate and the limit.
+        ResourceError: The encoder's weights, or an item's activations, would not fit the device; names the
+            estimate and the limit.
         UnmeasurableError: Every modality of the family is ``predicted_only`` (an ``engine_only`` family's are).
         ValueError: Bad device, dtype, dummy size, modality or timeout.
     """
@@ -433,12 +455,15 @@ def measure(
                 adapter=adapter,
                 video_pruning_rate=video_pruning_rate,
                 shape_faithful=shape_faithful,
+                max_memory=max_memory,
+                progress=progress,
             )
             result.encode_s = time.perf_counter() - started
             if dummy == "profile":  # the engine's own item: its width must be the minimal item's
                 result.minimal_widths = measure_widths(
-                    built, list(result.widths), adapter=adapter, video_pruning_rate=video_pruning_rate
-                )
+                    built, list(result.widths), adapter=adapter, video_pruning_rate=video_pruning_rate,
+                    max_memory=max_memory, progress=progress,
+                )  # fmt: skip
         finally:
             del built
             gc.collect()
