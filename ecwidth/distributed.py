@@ -54,6 +54,7 @@ from ecwidth.options import (
     add_device_options,
     add_json_option,
     add_model_source,
+    add_progress_option,
     add_runtime_options,
     add_timeout_option,
     model_spec,
@@ -317,6 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
         parser, default=DEFAULT_TIMEOUT_S, help="seconds a rank may build and encode, and waits for the others"
     )
     add_json_option(parser, help="rank 0 prints the result as JSON")
+    add_progress_option(parser)
     return parser
 
 

@@ -63,6 +63,11 @@ def add_json_option(parser: argparse.ArgumentParser, *, help: str = "print one J
     parser.add_argument("--json", action="store_true", help=help)
 
 
+def add_progress_option(parser: argparse.ArgumentParser) -> None:
+    """``--no-progress``, on every command, so a script can pass it without knowing which ones show progress."""
+    parser.add_argument("--no-progress", action="store_true", help="no progress on stderr (also: TQDM_DISABLE=1)")
+
+
 def add_runtime_options(
     parser: argparse.ArgumentParser, *, default: float | None = 0.0, help: str | None = None
 ) -> None:

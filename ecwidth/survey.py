@@ -207,7 +207,7 @@ def survey(
                 with peak_memory(torch_device) as peak:
                     result = measure(
                         specs[name], device=torch_device, dtype=dtype, dummy=dummy,
-                        video_pruning_rate=video_pruning_rate, timeout=timeout,
+                        video_pruning_rate=video_pruning_rate, timeout=timeout, progress=progress,
                     )  # fmt: skip
             except EcwidthError as error:
                 failures[name] = str(error)

@@ -38,3 +38,29 @@ def test_tqdm_disable_turns_every_kind_off(monkeypatch, value, wanted):
         steps.done("a", "ok")
     assert bool(stream.getvalue()) is wanted
     assert progress_wanted(False) is False
+
+
+def _subcommands() -> dict:
+    from ecwidth.cli import build_parser
+
+    return next(action for action in build_parser()._actions if action.dest == "command").choices
+
+
+@pytest.mark.parametrize("command", list(_subcommands()))
+def test_every_command_takes_no_progress(command):
+    assert any(action.option_strings == ["--no-progress"] for action in _subcommands()[command]._actions)
+
+
+def test_no_progress_silences_a_profile_measurement(tmp_path, capsys, monkeypatch):
+    import json
+
+    from ecwidth.cli import main
+    from tiny_configs import tiny_config
+
+    monkeypatch.delenv("TQDM_DISABLE", raising=False)
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(tiny_config("llava")))
+    assert main(["measure", "--config", str(path), "--dummy", "profile"]) == 0
+    assert "profile items [1/1] image" in capsys.readouterr().err
+    assert main(["measure", "--config", str(path), "--dummy", "profile", "--no-progress"]) == 0
+    assert "profile items" not in capsys.readouterr().err.replace("profile items on the CPU", "")
