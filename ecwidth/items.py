@@ -9,7 +9,8 @@ embedding tokens of real items where the family's processor has a rule.
   height, width) in patches, ``spatial_merge_size``² patches to a token.
 - ``FixedTiles``: square tiles of one size, as rows of a batch.
 - ``MelFrames``: a log-mel spectrogram and its frame mask.
-- ``Waveform``: raw audio samples and their mask, for towers that convolve them.
+- ``Waveform``: raw audio samples and their mask, for towers that convolve them;
+  ``HopWaveform`` where each token takes a fixed hop of samples.
 - LLaVA-NeXT's anyres arithmetic (``anyres_grid``, ``unpadded_grid``), which
   LLaVA-NeXT, LLaVA-OneVision and Granite Vision share.
 
@@ -432,3 +433,20 @@ class Waveform(ItemKind):
 
     def profile_tokens(self, config: Any, modality: str) -> int:
         return self.clip_tokens(config, self.clip_samples(self.profile_seconds))
+
+
+@dataclass(frozen=True)
+class HopWaveform(Waveform):
+    """A waveform padded to whole hops, as the feature extractor pads it; the tower emits one token a hop begun.
+
+    Families give ``hop``, the samples one token takes.
+    """
+
+    def hop(self, config: Any) -> int:
+        raise NotImplementedError
+
+    def padded_samples(self, config: Any, samples: int) -> int:
+        return self.clip_tokens(config, samples) * self.hop(config)
+
+    def clip_tokens(self, config: Any, samples: int) -> int:
+        return math.ceil(samples / self.hop(config))

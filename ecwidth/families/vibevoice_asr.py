@@ -24,32 +24,23 @@ none, so 30 s: 225 latents by default.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
 from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND
-from ecwidth.items import Waveform
-
-
-def hop_length(config: Any) -> int:
-    """Samples a latent: the product of the acoustic tokenizer's ``downsampling_ratios``."""
-    return config.acoustic_tokenizer_encoder_config.hop_length
+from ecwidth.items import HopWaveform
 
 
 @dataclass(frozen=True)
-class HopLatents(Waveform):
-    """A 24 kHz waveform padded to whole hops, as the feature extractor pads it; one latent a hop begun."""
+class HopLatents(HopWaveform):
+    """A 24 kHz waveform, one latent each ``hop_length`` samples: the product of the ``downsampling_ratios``."""
 
     sampling_rate: int = 24000
     channel_axis: bool = True
 
-    def padded_samples(self, config: Any, samples: int) -> int:
-        return self.clip_tokens(config, samples) * hop_length(config)
-
-    def clip_tokens(self, config: Any, samples: int) -> int:
-        return math.ceil(samples / hop_length(config))
+    def hop(self, config: Any) -> int:
+        return config.acoustic_tokenizer_encoder_config.hop_length
 
 
 @register

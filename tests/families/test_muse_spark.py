@@ -1,0 +1,35 @@
+"""Muse Spark at tiny scale: vision at the text width past the adapter, audio at its tower's, one token a hop begun."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ecwidth.adapter import ItemSize
+from ecwidth.measure import measure
+
+from building import built
+from tiny_configs import tiny_config
+
+
+def test_every_modality_ships_the_text_width_not_the_vision_adapters() -> None:
+    config = tiny_config("muse_spark")
+    result = measure(config, device="cpu")
+    hidden = config["text_config"]["hidden_size"]
+    assert result.widths == {"image": hidden, "video": hidden, "audio": config["audio_config"]["out_hidden_size"]}
+    assert hidden not in (config["out_hidden_size"], config["projector_hidden_size"])
+
+
+def test_a_clip_ships_one_row_per_hop_begun() -> None:
+    raw = tiny_config("muse_spark")
+    hop = math.prod(raw["audio_config"]["patch_sizes"])
+    adapter, model = built(raw)
+    seconds = 0.01  # 240 samples at 24 kHz
+    real = int(seconds * 24000)
+    padded = math.ceil(real / hop) * hop
+    item = {"input_values": torch.randn(1, padded), "input_values_mask": (torch.arange(padded) < real).long()[None]}
+    with torch.inference_mode():
+        shipped = adapter.encode(model, "audio", item)
+    assert len(shipped) == math.ceil(real / hop)
+    assert adapter.embed_tokens(model.config, ItemSize("audio", seconds=seconds)) == len(shipped)
