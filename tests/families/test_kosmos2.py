@@ -1,0 +1,23 @@
+"""Kosmos-2 and Kosmos-2.5 at tiny scale: the latent queries at the text model's embed_dim."""
+
+import pytest
+
+import ecwidth
+from ecwidth.adapter import adapter_for
+from ecwidth.measure import dummy_shapes
+
+from building import build_on_cpu
+from tiny_configs import tiny_config
+
+
+@pytest.mark.parametrize("model_type", ["kosmos-2", "kosmos-2.5"])
+def test_images_ship_latent_query_num_rows_at_the_text_embed_dim(model_type):
+    raw = tiny_config(model_type)
+    assert raw["text_config"]["embed_dim"] != raw["vision_config"]["hidden_size"]
+    assert ecwidth.measure(raw, device="cpu").widths == {"image": raw["text_config"]["embed_dim"]}
+    shapes = dummy_shapes(build_on_cpu(raw), dummy="profile")
+    assert shapes["image"][0] == raw["latent_query_num"]
+
+
+def test_kosmos_2_5_is_not_shipped_by_the_backend():
+    assert "ships nothing" in adapter_for("kosmos-2.5").engine
