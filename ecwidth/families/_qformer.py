@@ -16,6 +16,7 @@ import torch
 from torch import nn
 
 from ecwidth.adapter import FamilyAdapter
+from ecwidth.families._storage import give_storage
 from ecwidth.items import FixedTiles
 
 
@@ -24,14 +25,6 @@ class QueryTokens(FixedTiles):
 
     def tokens_per_tile(self, config: Any) -> int:
         return int(config.num_query_tokens)
-
-
-def give_query_tokens_storage(model: nn.Module, dtype: torch.dtype, device: torch.device) -> None:
-    """Zero the learned queries on the encoder's device: a bare parameter of the model, no submodule
-    of the encoder, so the build leaves it on meta (the width does not depend on its values)."""
-    queries = model.query_tokens
-    if queries.device.type == "meta":
-        model.query_tokens = nn.Parameter(torch.zeros(queries.shape, dtype=dtype, device=device), requires_grad=False)
 
 
 class QFormerAdapter(FamilyAdapter):
@@ -43,6 +36,6 @@ class QFormerAdapter(FamilyAdapter):
         return ("num_query_tokens", "vision_config.patch_size", width)
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
-        give_query_tokens_storage(model, *self.encoder_dtype_device(model))
+        give_storage(model, "query_tokens", *self.encoder_dtype_device(model))
         features = getattr(model, f"get_{modality}_features")
         return self.pack(model, modality, features(**item, interpolate_pos_encoding=True))
