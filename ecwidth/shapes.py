@@ -281,9 +281,47 @@ def _host_indices(index: Any) -> tuple[Any, ...]:
     return (index,)
 
 
+#: The attention implementation meta execution gives transformers' modules (``varlen_attention``).
+META_ATTENTION = "ecwidth_meta_varlen_flash"
+
+
+def _meta_attention(module: nn.Module, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
+                    attention_mask: Any = None, **kwargs: Any) -> tuple[torch.Tensor, None]:  # fmt: skip
+    """``[batch, heads, seq, dim]`` in, ``[batch, seq, heads, value dim]`` out, as every transformers attention
+    returns it; on the meta device the layout is all there is to compute."""
+    batch, heads, seq, _ = query.shape
+    return query.new_empty(batch, seq, heads, value.shape[-1]), None
+
+
+@contextmanager
+def varlen_attention(model: nn.Module) -> Iterator[None]:
+    """Give every transformers config in ``model`` a flash-style attention for the block, then restore each.
+
+    Windowed and per-image towers (Qwen2.5-VL, EXAONE 4.5, Gemma 4) take
+    their flash branch then: one varlen call per layer over ``cu_seqlens``,
+    the way vLLM's own towers attend, instead of one call per window, which on
+    the meta device is Python dispatch alone (30 s for a Qwen2.5-VL profile
+    video, 0.4 s this way), and Gemma 4's padding branch, which reads an
+    activation, is skipped. The result is the same layout either way.
+    """
+    from transformers import AttentionInterface, PretrainedConfig
+
+    AttentionInterface.register(META_ATTENTION, _meta_attention)
+    configs = {id(m.config): m.config for m in model.modules() if isinstance(getattr(m, "config", None), PretrainedConfig)}
+    saved = {key: config._attn_implementation_internal for key, config in configs.items()}
+    try:
+        for config in configs.values():
+            config._attn_implementation_internal = META_ATTENTION  # this config alone, not its sub-configs
+        yield
+    finally:
+        for key, config in configs.items():
+            config._attn_implementation_internal = saved[key]
+
+
 @contextmanager
 def meta_activations(model: nn.Module) -> Iterator[MetaActivationMode]:
-    """Run ``model``'s zero-weight products and everything after them on the meta device (``MetaActivationMode``).
+    """Run ``model``'s zero-weight products and everything after them on the meta device (``MetaActivationMode``),
+    its attention flash-style (``varlen_attention``).
 
     Raises:
         ValueError: The model has no zero weights ``materialize`` made, so nothing can tell its activations apart.
@@ -292,5 +330,5 @@ def meta_activations(model: nn.Module) -> Iterator[MetaActivationMode]:
     if not zeros:
         raise ValueError(f"{type(model).__name__} has no zero weights from ecwidth.build; build it with build_encoder")
     host = next(p.device for p in model.parameters() if getattr(p, _ZERO_MARK, False))
-    with MetaActivationMode(zeros, host) as mode:
+    with varlen_attention(model), MetaActivationMode(zeros, host) as mode:
         yield mode

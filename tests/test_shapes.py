@@ -124,7 +124,7 @@ def test_measure_is_shape_faithful_by_default_and_agrees_with_it_off():
     assert on.widths == off.widths and on.widths
 
 
-PROFILE_ON_META = ("qwen3_vl", "qwen2_5_vl", "qwen3_omni_moe")
+PROFILE_ON_META = ("qwen3_vl", "qwen2_5_vl", "qwen3_omni_moe", "exaone4_5")
 
 
 @pytest.mark.parametrize("model_type", PROFILE_ON_META)
@@ -159,3 +159,25 @@ def test_meta_execution_keeps_integer_metadata_real_and_activations_on_meta():
         out = layers["linear"](features)
     assert offsets.device.type == "cpu" and offsets.tolist() == list(range(7))
     assert features.device.type == "meta" and out.device.type == "meta" and out.shape == (7, 5)
+
+
+def test_varlen_attention_is_given_for_the_block_and_each_config_gets_its_own_back():
+    from ecwidth.shapes import META_ATTENTION, varlen_attention
+
+    model = build_on_cpu(tiny_config("qwen2_5_vl"))
+    configs = {id(m.config): m.config for m in model.modules() if hasattr(m, "config")}
+    before = {key: config._attn_implementation for key, config in configs.items()}
+    with varlen_attention(model):
+        assert {config._attn_implementation for config in configs.values()} == {META_ATTENTION}
+    assert {key: config._attn_implementation for key, config in configs.items()} == before
+
+
+def test_a_tower_whose_other_attention_branch_reads_a_mask_runs_on_meta_flash_style():
+    """LFM2-VL's SigLIP2 builds its padding mask from values unless attention is flash-style (``varlen_attention``)."""
+    from ecwidth.measure import dummy_shapes
+
+    model = build_on_cpu(tiny_config("lfm2_vl"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", MetaFallbackWarning)
+        profile = dummy_shapes(model, dummy="profile")
+    assert {m: w for m, (_, w) in profile.items()} == {m: w for m, (_, w) in dummy_shapes(model).items()}
