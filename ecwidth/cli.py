@@ -313,16 +313,16 @@ def _cmd_models(args: argparse.Namespace) -> int:
     entries = [catalog_entry(name) for name in catalog_names()]
     if args.json:
         print(json.dumps([
-            {"name": e.name, "model_type": e.config["model_type"], "hf_id": e.hf_id,
+            {"name": e.name, "model_type": e.config["model_type"], "hf_id": e.hf_id, "published": e.published,
              "modalities": list(e.modalities), "source": e.source}
             for e in entries
         ]))  # fmt: skip
         return 0
     width = max(len(e.name) for e in entries)
-    print(f"{'NAME':<{width}}  {'MODEL TYPE':<16}  {'MODALITIES':<18}  HUB ID")
+    print(f"{'NAME':<{width}}  {'PUBLISHED':<10}  {'MODEL TYPE':<16}  {'MODALITIES':<18}  HUB ID")
     for entry in entries:
-        modalities = ",".join(entry.modalities)
-        print(f"{entry.name:<{width}}  {entry.config['model_type']:<16}  {modalities:<18}  {entry.hf_id}")
+        modalities, published = ",".join(entry.modalities), entry.published or "unknown"
+        print(f"{entry.name:<{width}}  {published:<10}  {entry.config['model_type']:<16}  {modalities:<18}  {entry.hf_id}")
         print(f"{'':<{width}}  source: {entry.source}")
     return 0
 

@@ -59,8 +59,16 @@ def test_survey_prints_only_the_table_on_stdout(tmp_path, capsys):
     assert "wrote " in captured.err and "model(s) in" in captured.err
 
 
-def test_models_has_a_header_and_modalities(capsys):
+def test_models_has_a_header_modalities_and_release_dates_newest_first(capsys):
+    from ecwidth.catalog import catalog_entry, catalog_names
+
     assert main(["models"]) == 0
-    header, first = capsys.readouterr().out.splitlines()[:2]
-    assert header.split()[:3] == ["NAME", "MODEL", "TYPE"] and "MODALITIES" in header
+    lines = capsys.readouterr().out.splitlines()
+    header, first = lines[:2]
+    assert header.split()[:4] == ["NAME", "PUBLISHED", "MODEL", "TYPE"] and "MODALITIES" in header
     assert re.search(r"\b(image|video|audio)\b", first)
+    newest = catalog_entry(catalog_names()[0])
+    assert first.split()[:2] == [newest.name, newest.published]
+    assert main(["models", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [row["name"] for row in listed] == catalog_names() and listed[0]["published"] == newest.published
