@@ -1,0 +1,22 @@
+"""Ovis2's port at tiny scale: the visual embedding table's hidden_size, not the text model's or the tower's."""
+
+import ecwidth
+from ecwidth.measure import dummy_shapes
+
+from building import build_on_cpu
+from tiny_configs import tiny_config
+
+
+def test_images_ship_at_the_top_level_hidden_size():
+    raw = tiny_config("ovis2")
+    vision = raw["vision_config"]
+    others = (raw["text_config"]["hidden_size"], vision["hidden_size"], vision["hidden_size"] * vision["hidden_stride"] ** 2)
+    assert raw["hidden_size"] not in others
+    assert ecwidth.measure(raw, device="cpu").widths == {"image": raw["hidden_size"]}
+
+
+def test_a_tile_is_its_patch_grid_stacked_by_hidden_stride():
+    raw = tiny_config("ovis2")
+    vision = raw["vision_config"]
+    rows = (vision["image_size"] // vision["patch_size"] // vision["hidden_stride"]) ** 2
+    assert dummy_shapes(build_on_cpu(raw), dummy="minimal")["image"][0] == rows
