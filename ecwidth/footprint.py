@@ -45,15 +45,20 @@ def widest_layer(model: nn.Module, paths: tuple[str, ...]) -> int:
 
 
 def item_activation_bytes(
-    adapter: FamilyAdapter, model: nn.Module, modality: str, dummy: str, max_tokens: int | None
+    adapter: FamilyAdapter,
+    model: nn.Module,
+    modality: str,
+    dummy: str,
+    max_tokens: int | None,
+    zeros: frozenset[int] | None = None,
 ) -> int:
     """Bytes one real encode of this item is estimated to hold: the item, plus ``LIVE_ROWS`` widest rows per row.
 
     A row is one position of the item's largest floating tensor (all its
     dimensions but the last): a patch of ``pixel_values``, a frame of a mel
-    spectrogram, a pixel row of an image.
+    spectrogram, a pixel row of an image. ``zeros`` as in ``ecwidth.shapes.known_products``.
     """
-    with meta_activations(model):
+    with meta_activations(model, zeros):
         item = adapter.dummy_item(model, modality, dummy, max_tokens=max_tokens)
     floating = [t for t in tree_leaves(item) if isinstance(t, torch.Tensor) and t.is_floating_point()]
     if not floating:
@@ -83,13 +88,14 @@ def check_item_fits(
     dummy: str,
     max_tokens: int | None,
     max_memory: int | None,
+    zeros: frozenset[int] | None = None,
 ) -> None:
     """Refuse, before it is made, a dummy item whose real encode would not fit (``max_memory`` overrides the limit).
 
     Raises:
         ResourceError: Names the item, the estimate, the limit and the override.
     """
-    needed = item_activation_bytes(adapter, model, modality, dummy, max_tokens)
+    needed = item_activation_bytes(adapter, model, modality, dummy, max_tokens, zeros)
     _, device = adapter.encoder_dtype_device(model)
     limit, what = (max_memory, "set by --max-memory") if max_memory is not None else available_memory(device)
     if needed > limit:

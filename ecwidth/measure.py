@@ -146,6 +146,7 @@ def _encode_item(
     *,
     shape_faithful: bool,
     on_meta: bool,
+    zeros: frozenset[int],
     max_memory: int | None = None,
 ) -> tuple[dict[str, Any], torch.Tensor]:
     """One dummy item and its packed encoding; a shape-faithful profile item runs on the meta device.
@@ -157,24 +158,25 @@ def _encode_item(
     it says so (``MetaFallbackWarning``) and is encoded for real, with the
     zero products still skipped. A real encode is first sized (``ecwidth.footprint``)
     and refused where it would not fit ``max_memory`` bytes (default: what the device has free).
+    ``zeros`` is ``zero_storage_ptrs([model])``: empty for a model built elsewhere.
 
     Raises:
         ResourceError: The real encode's activations would not fit.
     """
     reason = None
-    if on_meta and dummy == "profile" and zero_storage_ptrs([model]):
+    if on_meta and dummy == "profile" and zeros:
         try:
-            with meta_activations(model):
+            with meta_activations(model, zeros):
                 item = adapter.dummy_item(model, modality, dummy, max_tokens=max_tokens)
                 return item, adapter.encode(model, modality, item)
         except EcwidthError:
             raise
         except Exception as error:  # whatever meta execution cannot do, the real encode below does or reports
             reason = f"{type(error).__name__}: {(str(error).splitlines() or [''])[0][:200]}"
-    if zero_storage_ptrs([model]):  # sized on the meta device, which needs the build's zero weights
-        check_item_fits(adapter, model, modality, dummy, max_tokens, max_memory)
+    if zeros:  # sized on the meta device, which needs the build's zero weights
+        check_item_fits(adapter, model, modality, dummy, max_tokens, max_memory, zeros)
     item = adapter.dummy_item(model, modality, dummy, max_tokens=max_tokens)
-    with known_products(model, enabled=shape_faithful):
+    with known_products(model, enabled=shape_faithful, zeros=zeros):
         packed = adapter.encode(model, modality, item)
     if reason is not None:  # said once the real encode worked; where it fails too, its own error says it all
         warnings.warn(
@@ -234,6 +236,7 @@ def dummy_shapes(
         )
     requested = tuple(m for m in requested if m not in unserved)
     # A profile item can take minutes where it cannot run on meta: say how each one went as it ends.
+    zeros = zero_storage_ptrs([model])
     steps = Steps(len(requested), f"{type(model).__name__} profile items", unit="item", enabled=progress and dummy == "profile")
     with _intra_op_threads(_threads_for(adapter, model, dummy)), steps:
         for modality in requested:
@@ -242,7 +245,7 @@ def dummy_shapes(
                 item, packed = _encode_item(
                     adapter, model, modality, dummy, max_tokens,
                     shape_faithful=shape_faithful, on_meta=shape_faithful and not options.set_options(),
-                    max_memory=max_memory,
+                    zeros=zeros, max_memory=max_memory,
                 )  # fmt: skip
                 if options.set_options():
                     packed = adapter.apply_options(model, modality, item, packed, options)
@@ -469,7 +472,7 @@ def measure(
             gc.collect()
             if not caller_froze:  # a caller's own gc.freeze() stays in place
                 gc.unfreeze()
-    predicted = predict_widths(spec.config, video_pruning_rate=video_pruning_rate)
+    predicted = predict_widths(spec, video_pruning_rate=video_pruning_rate)
     result.predicted = {m: predicted[m] for m in result.widths if m in predicted}
     result.deepstack_levels = {m: adapter.deepstack_levels(spec.config, m) for m in result.widths}
     for modality, width in result.minimal_widths.items():

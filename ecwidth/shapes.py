@@ -63,12 +63,17 @@ def zero_storage_ptrs(modules: Iterable[nn.Module]) -> frozenset[int]:
 
 
 @contextmanager
-def known_products(model: nn.Module, enabled: bool = True) -> Iterator[ZeroWeightMode | None]:
-    """Skip the products with ``model``'s zero weights for the block (``ZeroWeightMode``); ``None`` when off."""
+def known_products(
+    model: nn.Module, enabled: bool = True, zeros: frozenset[int] | None = None
+) -> Iterator[ZeroWeightMode | None]:
+    """Skip the products with ``model``'s zero weights for the block (``ZeroWeightMode``); ``None`` when off.
+
+    ``zeros`` is ``zero_storage_ptrs([model])`` where the caller has it: a walk over every parameter.
+    """
     if not enabled:
         yield None
         return
-    with ZeroWeightMode(zero_storage_ptrs([model])) as mode:
+    with ZeroWeightMode(zero_storage_ptrs([model]) if zeros is None else zeros) as mode:
         yield mode
 
 
@@ -90,9 +95,14 @@ def _to_meta(value: Any) -> Any:
 
 
 def _all_finite(values: Iterable[Any]) -> bool:
-    """Whether every floating tensor among ``values`` is finite: 0 * inf is NaN, so only then is the product 0."""
+    """Whether every floating tensor among ``values`` is finite: 0 * inf is NaN, so only then is the product 0.
+
+    One reduction says it: a NaN or an infinity anywhere makes the sum NaN or
+    infinite. A sum that overflows although every value is finite says "not
+    finite" too, and the real product then runs: slower, never wrong.
+    """
     return all(
-        bool(torch.isfinite(v).all())
+        bool(torch.isfinite(v.sum()))
         for v in values
         if isinstance(v, torch.Tensor) and v.is_floating_point() and v.device.type != "meta"
     )
@@ -319,14 +329,14 @@ def varlen_attention(model: nn.Module) -> Iterator[None]:
 
 
 @contextmanager
-def meta_activations(model: nn.Module) -> Iterator[MetaActivationMode]:
+def meta_activations(model: nn.Module, zeros: frozenset[int] | None = None) -> Iterator[MetaActivationMode]:
     """Run ``model``'s zero-weight products and everything after them on the meta device (``MetaActivationMode``),
-    its attention flash-style (``varlen_attention``).
+    its attention flash-style (``varlen_attention``). ``zeros`` as in ``known_products``.
 
     Raises:
         ValueError: The model has no zero weights ``materialize`` made, so nothing can tell its activations apart.
     """
-    zeros = zero_storage_ptrs([model])
+    zeros = zero_storage_ptrs([model]) if zeros is None else zeros
     if not zeros:
         raise ValueError(f"{type(model).__name__} has no zero weights from ecwidth.build; build it with build_encoder")
     host = next(p.device for p in model.parameters() if getattr(p, _ZERO_MARK, False))
