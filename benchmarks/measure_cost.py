@@ -89,6 +89,7 @@ token rule), ``profile_over_minimal_time``,
 from __future__ import annotations
 
 import argparse
+import compileall
 import gc
 import json
 import os
@@ -717,6 +718,10 @@ def run(args: argparse.Namespace) -> int:
     report["machine"] = machine(device)
     survey = None
     floors: dict[str, Any] = {}
+    # pip compiles an installed package's bytecode. A checkout under PYTHONDONTWRITEBYTECODE (as on the
+    # machines here) would compile ecwidth's 120 modules again in every fresh process timed below,
+    # while torch and transformers load theirs: compile once, as an install does.
+    compileall.compile_dir(ROOT / "ecwidth", quiet=1)
     if args.survey:
         log("timing `ecwidth survey` over the catalog in a fresh process, and the import floor")
         survey = time_survey(args.device, args.dtype)
