@@ -47,14 +47,17 @@ def merge(config: Any) -> int:
     return 2 if config.downsample_mode == "4x" else 4
 
 
-def unit_tokens(config: Any) -> int:
-    """Tokens of one ``image_size`` square slice or frame."""
-    return (config.image_size // side(config.vision_config.patch_size) // merge(config)) ** 2
-
-
 @dataclass(frozen=True)
 class NaViTUnits(ItemKind):
     """Square units (slices or frames) packed along the last dim, as the MiniCPM-V processors pack them."""
+
+    def unit_side(self, config: Any) -> int:
+        """Pixels a side of a profile slice or frame: the config's ``image_size``."""
+        return int(config.image_size)
+
+    def unit_tokens(self, config: Any) -> int:
+        """Tokens of one square slice or frame."""
+        return (self.unit_side(config) // side(config.vision_config.patch_size) // merge(config)) ** 2
 
     def make(self, config, modality, size, *, max_tokens, dtype, device):
         import torch
@@ -63,13 +66,13 @@ class NaViTUnits(ItemKind):
         if size == "minimal":
             units, grid = 1, merge(config)
         else:
-            grid = config.image_size // patch
+            grid = self.unit_side(config) // patch
             if modality == "image":
                 units = MAX_SLICES + 1
             else:
-                units = min(MAX_FRAMES, config.get_text_config().max_position_embeddings // unit_tokens(config))
+                units = min(MAX_FRAMES, config.get_text_config().max_position_embeddings // self.unit_tokens(config))
             if max_tokens is not None:
-                units = min(units, max_tokens // unit_tokens(config))
+                units = min(units, max_tokens // self.unit_tokens(config))
             units = max(1, units)
         channels = config.vision_config.num_channels
         if modality == "video":  # one frame per row, its patches along the last dim
