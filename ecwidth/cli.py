@@ -15,14 +15,13 @@ import argparse
 import json
 import os
 import sys
-import warnings
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ecwidth.atomic import write_text_atomic
 from ecwidth.errors import EcwidthError
+from ecwidth.notices import quiet_transformers, warnings_on_stderr
 from ecwidth.options import (
     add_device_options,
     add_json_option,
@@ -150,28 +149,6 @@ def _export_rows(table: WidthTable, model: str | None, video_pruning_rate: float
     return table if video_pruning_rate is None else table.with_options(video_pruning_rate=video_pruning_rate)
 
 
-@contextmanager
-def _warnings_on_stderr() -> Iterator[None]:
-    """ecwidth's own warnings as ``ecwidth: warning:`` lines, the moment they arise, each text once.
-
-    A warning that comes before long work (a profile item on a CPU) is only
-    useful up front. transformers' complaints about published configs are
-    not shown: a user cannot act on them.
-    """
-    shown: set[str] = set()
-
-    def show(message, category, filename, lineno, file=None, line=None) -> None:
-        text = str(message)
-        if text not in shown and category.__module__.startswith("ecwidth"):
-            shown.add(text)
-            print(f"ecwidth: warning: {text}", file=sys.stderr, flush=True)
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("always")
-        warnings.showwarning = show
-        yield
-
-
 def _cmd_measure(args: argparse.Namespace) -> int:
     """Build one model's encoder from its config and print the measured widths.
 
@@ -181,7 +158,7 @@ def _cmd_measure(args: argparse.Namespace) -> int:
     """
     from ecwidth.measure import measure
 
-    with _warnings_on_stderr():
+    with warnings_on_stderr():
         result = measure(
             model_spec(args),
             args.modality,
@@ -227,7 +204,7 @@ def _cmd_size(args: argparse.Namespace) -> int:
     buffer_bytes = parse_bytes(args.buffer)  # before the measurement: a typo costs nothing
     items = None if args.item is None else [parse_item(text) for text in args.item]
     spec = model_spec(args)
-    with _warnings_on_stderr():
+    with warnings_on_stderr():
         result = measure(
             spec, device=args.device, dtype=args.dtype, video_pruning_rate=args.video_pruning_rate,
             timeout=args.timeout, max_memory=_max_memory(args),
@@ -340,7 +317,7 @@ def _cmd_survey(args: argparse.Namespace) -> int:
             f"-o {args.output} names a file; survey writes a folder of encoder_widths.json, .csv and .md. "
             f"Pass a folder, e.g. -o {output.with_suffix('')}"
         )
-    with _warnings_on_stderr():
+    with warnings_on_stderr():
         result = survey(
             args.models, device=args.device, dtype=args.dtype, dummy=args.dummy,
             video_pruning_rate=args.video_pruning_rate, progress=not args.no_progress, timeout=args.timeout,
@@ -548,7 +525,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:  # `ecwidth` alone: what it can do
         parser.print_help()
         return 0
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")  # its notes on published configs ask nothing of a user
+    quiet_transformers()  # its notes on published configs ask nothing of a user
     try:
         status = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at interpreter exit

@@ -45,7 +45,8 @@ class Steps:
             self.bar.set_postfix_str(name, refresh=False)
             self.bar.update(1)
         elif self.enabled:
-            print(f"{self.desc} [{self.count}/{self.total}] {name}: {note}", file=self.stream, flush=True)
+            self.stream.write(f"{self.desc} [{self.count}/{self.total}] {name}: {note}\n")  # one write: one output
+            self.stream.flush()
 
     def __enter__(self) -> Steps:
         return self

@@ -21,6 +21,22 @@ def test_off_a_terminal_each_step_is_one_line(monkeypatch):
     assert stream.getvalue() == "ecwidth survey [1/2] a: 0.1 s\necwidth survey [2/2] b: failed\n"
 
 
+def test_each_line_is_one_write(monkeypatch):
+    """A notebook stores every write as an output of its own: a line and its newline written apart are two."""
+    monkeypatch.delenv("TQDM_DISABLE", raising=False)
+    writes = []
+
+    class Recorder(io.StringIO):
+        def write(self, text: str) -> int:
+            writes.append(text)
+            return len(text)
+
+    with Steps(2, "ecwidth survey", stream=Recorder()) as steps:
+        steps.done("a", "0.1 s")
+        steps.done("b", "0.2 s")
+    assert writes == ["ecwidth survey [1/2] a: 0.1 s\n", "ecwidth survey [2/2] b: 0.2 s\n"]
+
+
 def test_on_a_terminal_a_bar_and_no_lines(monkeypatch):
     monkeypatch.delenv("TQDM_DISABLE", raising=False)
     stream = Terminal()

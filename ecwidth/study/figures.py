@@ -48,6 +48,11 @@ def _legend_below(ax: Any, handles: list[Any] | None = None, *, ncol: int = 3) -
     ax.legend(**kwargs, loc="upper center", bbox_to_anchor=(0.5, 0.0), borderaxespad=4.6, ncol=ncol, fontsize=8)
 
 
+def _memory_unit(top_bytes: float) -> tuple[str, int]:
+    """GiB from 2 GiB up, else MiB: the unit in which the largest bar reads with a few digits."""
+    return ("GiB", 2**30) if top_bytes >= 2**31 else ("MiB", 2**20)
+
+
 def _deepstack_legend(ax: Any, extra: Iterable[Any] = ()) -> None:
     handles = [
         *extra,
@@ -129,6 +134,8 @@ def survey_cost(
     time_ax.annotate(f"{warmup_s:.1f} s, once", (warmup_s, len(data)), xytext=(3, 0), textcoords="offset points",
                      va="center", fontsize=8)  # fmt: skip
     time_ax.set_yticks([*y, len(data)], [*data["model"], "(warm-up, before the first model)"], fontsize=8)
+    time_ax.set_ylim(-0.6, len(data) + 0.6)  # no empty rows above the warm-up or below the last model
+    time_ax.set_xlim(right=time_ax.get_xlim()[1] * 1.15)  # room for the warm-up's label
     time_ax.set_xlabel("time (s)")
     time_ax.set_title(f"Survey time: {warmup_s:.1f} s warm-up + {data['total_s'].sum():.1f} s over "
                       f"{len(data)} model(s)", fontsize=10)  # fmt: skip
@@ -140,19 +147,20 @@ def survey_cost(
         start = pd.to_numeric(data.get("start_cuda_bytes"), errors="coerce")
         series.append(("cuda", cuda.fillna(0), None if start is None else start.fillna(0), "#e6ab02", "CUDA allocated"))
     height = 0.8 / len(series)
+    unit, scale = _memory_unit(max(float(peak.max()) for _, peak, *_ in series))
     for index, (_, peak, start, color, what) in enumerate(series):
         at = y + (len(series) - 1) / 2 * height - index * height
         base = pd.Series(0, index=data.index) if start is None else pd.to_numeric(start).fillna(0)
         added = (peak - base).clip(lower=0)
-        mem_ax.barh(at, base / 2**30, height=height * 0.95, color="#d9d9d9",
+        mem_ax.barh(at, base / scale, height=height * 0.95, color="#d9d9d9",
                     label="baseline: before the model" if index == 0 else None)  # fmt: skip
-        mem_ax.barh(at, added / 2**30, left=base / 2**30, height=height * 0.95, color=color,
+        mem_ax.barh(at, added / scale, left=base / scale, height=height * 0.95, color=color,
                     label=f"{what} the model added (peak − baseline)")  # fmt: skip
-        for row_y, top, extra in zip(at, peak / 2**30, added / 2**30):
-            mem_ax.annotate(f"+{extra:.2f}", (top, row_y), xytext=(3, 0), textcoords="offset points", va="center",
-                            fontsize=7)  # fmt: skip
+        for row_y, top, extra in zip(at, peak / scale, added / scale):
+            mem_ax.annotate(f"+{extra:,.1f} {unit}" if unit == "MiB" else f"+{extra:.2f} {unit}", (top, row_y),
+                            xytext=(3, 0), textcoords="offset points", va="center", fontsize=7)  # fmt: skip
     mem_ax.set_xlim(right=mem_ax.get_xlim()[1] * 1.12)
-    mem_ax.set_xlabel("memory (GiB)")
+    mem_ax.set_xlabel(f"memory ({unit})")
     mem_ax.set_title("Peak memory per model, above the process baseline", fontsize=10)
     _legend_below(mem_ax, ncol=1)
     mem_ax.grid(axis="x", alpha=0.3)
@@ -185,7 +193,7 @@ def measure_cost(bench: pd.DataFrame, path: str | os.PathLike[str] | None = None
         if all(f"{kind}_{column}" in bench and bench[f"{kind}_{column}"].notna().all() for kind in ("minimal", "profile"))
     )
     top = pd.to_numeric(bench[f"profile_{memory[0]}"]).max()
-    unit, scale = ("GiB", 2**30) if top >= 2**31 else ("MiB", 2**20)
+    unit, scale = _memory_unit(top)
     for ax, column, scale, unit in (
         (time_ax, "total_s", 1.0, "build + encode time (s, log scale)"),
         (mem_ax, memory[0], scale, f"{memory[1]} ({unit})"),
@@ -222,7 +230,6 @@ def measure_cost(bench: pd.DataFrame, path: str | os.PathLike[str] | None = None
     if capped.any():
         handles.append(Patch(facecolor="#7570b3", edgecolor="black", hatch=CAPPED_HATCH,
                              label="profile item capped below the real profile size"))  # fmt: skip
-    _legend_below(time_ax, handles, ncol=3)
     device = ", ".join(sorted({f"{d} {t}" for d, t in zip(bench.get("device", ["?"]), bench.get("dtype", ["?"]))}))
     machine = bench.attrs.get("machine") or {}
     where = ", ".join(
@@ -233,6 +240,8 @@ def measure_cost(bench: pd.DataFrame, path: str | os.PathLike[str] | None = None
     fig.suptitle(f"Cost of measuring, minimal vs profile-sized dummy item: the committed reference run\n"
                  f"{source} ({where}), not this machine", fontsize=10)  # fmt: skip
     fig.tight_layout()
+    # Under the figure, not one panel: a panel's legend as wide as the figure would push the panels apart.
+    fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3, fontsize=8)
     save_figure(fig, path)
     return fig
 
@@ -246,7 +255,8 @@ def deepstack_growth(growth: pd.DataFrame, path: str | os.PathLike[str] | None =
     ``growth`` is ``deepstack.measure_growth``'s frame (one or more models).
     Each modality has its own marker, drawn hollow and of its own size, so
     coinciding measurements stay visible; ``out_hidden_size × (1 + levels)`` is
-    dashed, the LM hidden size dotted, and the published level count ringed.
+    dashed, the LM hidden size dotted, and the published level count starred
+    (hollow, so the measured points inside stay visible).
     """
     fig, ax = plt.subplots(figsize=(8, 5.5))
     markers = {"image": ("o", 12), "video": ("s", 7), "audio": ("^", 9)}
@@ -268,7 +278,8 @@ def deepstack_growth(growth: pd.DataFrame, path: str | os.PathLike[str] | None =
         published = levels[levels["levels"] == levels["published_levels"]] if "published_levels" in levels else levels[:0]
         if len(published):
             width = float(published["encoder_width"].iloc[0])
-            ax.plot([published["levels"].iloc[0]], [width], marker="*", markersize=18, color=color, linestyle="none",
+            ax.plot([published["levels"].iloc[0]], [width], marker="*", markersize=26, markerfacecolor="none",
+                    markeredgewidth=1.2, color=color, linestyle="none", zorder=1,
                     label=f"{model}: published config ({int(published['levels'].iloc[0])} levels)")  # fmt: skip
     ax.set_xlabel("DeepStack levels (feature maps packed after the main features)")
     ax.set_ylabel("encoder output width (elements per embedding token)")
@@ -299,7 +310,8 @@ def transfer_costs(costs: pd.DataFrame, path: str | os.PathLike[str] | None = No
     labels = [f"{model} {marks[model]}".rstrip() for model in models]
     buffer = int(costs["buffer_bytes"].iloc[0]) if len(costs) else 0
     dtype = ", ".join(sorted(set(costs["serving_dtype"])))
-    fig, axes = plt.subplots(1, 2, figsize=(4 + 2.6 * len(items), 2.2 + 0.34 * len(models)), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(4 + 2.6 * len(items), 2.2 + 0.34 * len(models)), sharey=True,
+                             layout="constrained")  # it keeps the suptitle clear of the panel titles
     panels = (
         ("item_bytes", f"bytes per item ({dtype})", "Blues", human_bytes),
         ("items_per_buffer", f"whole items per {human_bytes(buffer)} buffer", "Greens", lambda v: f"{v:,.0f}"),
@@ -329,7 +341,6 @@ def transfer_costs(costs: pd.DataFrame, path: str | os.PathLike[str] | None = No
     axes[0].set_yticks(range(len(models)), labels, fontsize=8)
     fig.suptitle("What one item costs to ship from EC producer to consumer, and how many fit one buffer "
                  "(colour: log scale)", fontsize=10)  # fmt: skip
-    fig.tight_layout()
     save_figure(fig, path)
     return fig
 
@@ -384,8 +395,8 @@ def rule_heatmap(matrix: pd.DataFrame, path: str | os.PathLike[str] | None = Non
     ax.set_yticks(range(rows), matrix.index, fontsize=8)
     ax.set_ylim(rows - 0.5, -0.5)
     ax.set_xlabel("sizing rule")
-    ax.set_ylabel("model (modalities)  ◆ = packed maps")
-    ax.set_title("EC buffer sizing rules vs measured width", fontsize=11, pad=28)
+    ax.set_ylabel("model (modalities)")  # short: it must fit beside 2 rows as beside 60
+    ax.set_title("EC buffer sizing rules vs measured width (◆ = packed maps)", fontsize=11, pad=28)
     key = [
         Patch(facecolor=EXACT_COLOR, label="exact"),
         Patch(facecolor=plt.get_cmap("RdBu")(0.1), label="under-allocates (crash/corruption)"),

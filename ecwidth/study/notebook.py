@@ -23,6 +23,7 @@ from ecwidth.atomic import write_text_atomic
 from ecwidth.catalog import catalog_names
 from ecwidth.configs import name_models
 from ecwidth.errors import EcwidthError, TableError
+from ecwidth.notices import show_in_this_session
 from ecwidth.units import SERVING_DTYPES
 from ecwidth.study.figures import human_bytes
 from ecwidth.table import WidthTable
@@ -108,7 +109,8 @@ def start(
     file to reuse, ``None`` to measure here, or ``"auto"``: notebook 01's table
     (``SURVEY_TABLE``) when it is there and holds every selected model, else
     measure. Every path is taken from the project root (``resolve_path``) and
-    printed relative to it.
+    printed relative to it. From here on ecwidth's warnings show as one line
+    each, once, and transformers' notes on published configs not at all.
 
     Raises:
         ConfigError: A model cannot be found.
@@ -117,6 +119,7 @@ def start(
     """
     from ecwidth.devices import resolve_device, resolve_dtype
 
+    show_in_this_session()
     resolve_dtype(dtype, resolve_device(device))
     names = select_models(models)
     for name, value in parameters.items():
