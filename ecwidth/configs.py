@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ecwidth.adapter import find_adapter, supported_model_types
-from ecwidth.errors import ConfigError, RemoteCodeError, UnknownModelTypeError
+from ecwidth.errors import ConfigError, RemoteCodeError, UnknownModelTypeError, one_line
 from ecwidth.sources import locate, path_name
 from ecwidth.strict_json import StrictJSONError, loads_strict
 from ecwidth.validate import check_values
@@ -121,7 +121,7 @@ def _check_remote_code(raw: Mapping[str, Any], model_type: str, *, source: str, 
     config is accepted with one line saying so.
 
     Raises:
-        ConfigError: ``auto_map`` is not an object.
+        ConfigError: ``auto_map`` is not an object of code names.
         RemoteCodeError: Only remote code serves the model_type and ``trust_remote_code`` is off.
     """
     import warnings
@@ -133,6 +133,13 @@ def _check_remote_code(raw: Mapping[str, Any], model_type: str, *, source: str, 
         raise ConfigError(
             f"{source}: field 'auto_map' must be an object mapping auto classes to code, got {type(auto_map).__name__}"
         )
+    for auto_class, code in auto_map.items():
+        names = code if isinstance(code, list) else [code]  # a tokenizer maps to [slow, fast], either null
+        if not all(name is None or isinstance(name, str) for name in names) or not any(names):
+            raise ConfigError(
+                f"{source}: field 'auto_map.{auto_class}' must name code as \"module.Class\" (or a list of them), "
+                f"got {code!r}"
+            )
     if model_type in CONFIG_MAPPING:
         if model_type in _NATIVE_NOTED:  # once per model_type and process: a survey of many says it once
             return
@@ -163,6 +170,7 @@ def spec_from_dict(
         RemoteCodeError: The config asks for remote code and ``trust_remote_code`` is off.
         UnknownModelTypeError: A multimodal ``model_type`` no adapter serves.
     """
+    from huggingface_hub.errors import StrictDataclassError  # what transformers' typed config fields raise
     from transformers import CONFIG_MAPPING
 
     if not isinstance(raw, Mapping):
@@ -201,8 +209,8 @@ def spec_from_dict(
         # What ``from_dict`` does with no keywords, less its log line, whose f-string serializes the
         # whole config (and builds a default one to diff against) even with logging off.
         config = CONFIG_MAPPING[model_type](**_copied(native))  # transformers fills nested dicts in place
-    except (TypeError, ValueError, KeyError, AttributeError) as error:
-        raise ConfigError(f"{source}: transformers rejects this {model_type} config: {error}") from error
+    except (TypeError, ValueError, KeyError, AttributeError, StrictDataclassError) as error:
+        raise ConfigError(f"{source}: transformers rejects this {model_type} config: {one_line(error)}") from error
     return ModelSpec(name=name, raw=raw, config=config, source=source)
 
 
@@ -216,6 +224,8 @@ def spec_from_path(path: str | Path, *, name: str | None = None, trust_remote_co
     """
     path = Path(path)
     file = path / "config.json" if path.is_dir() else path
+    if file.exists() and not file.is_file():  # a FIFO or a device would be read until it ends, if ever
+        raise ConfigError(f"{file} is not a regular file; pass a config.json file or a folder holding one")
     try:
         text = file.read_text(encoding="utf-8")
     except OSError as error:

@@ -4,6 +4,11 @@ Every error is a ``ValueError`` subclass so that callers who only know the
 serving engine's contract (``ValueError`` on a bad width) keep working.
 """
 
+import re
+
+#: The lines torch adds to an error's message to say where in its C++ it was raised.
+_CPP_CONTEXT = re.compile(r"(Exception raised from |frame #\d+: |<omitting python frames>)")
+
 
 class EcwidthError(ValueError):
     """Base class of every error ecwidth raises on purpose."""
@@ -63,3 +68,14 @@ class UnsupportedOptionError(EcwidthError):
 
 class ResourceError(EcwidthError):
     """What a config asks to build does not fit the machine; the estimate, the limit and the override are named."""
+
+
+def one_line(error: BaseException | str) -> str:
+    """An error's message as the one line a command prints after ``error:``.
+
+    torch appends its C++ context to a message ("Exception raised from ...",
+    then a stack of frames) and transformers' field validators spread theirs
+    over several lines; the line keeps what was wrong and drops the frames.
+    """
+    lines = (line.strip() for line in str(error).splitlines())
+    return " ".join(line for line in lines if line and not _CPP_CONTEXT.match(line))

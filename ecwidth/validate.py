@@ -25,8 +25,12 @@ _SIZE_FIELD = re.compile(
     r"|mm_tokens_per_image|num_mel_bins|d_model|output_dim|projection_dim|max_source_positions|scale_factor"
     r"|vision_output_dim|projector_input_dim|projector_output_dim|num_channels|in_channels)$"
 )
-#: Fields that list layer indexes: each must be a list of integers.
+#: No published config comes near this in any size field (vocabularies are under a million); past it is a typo.
+MAX_SIZE = 2**24
+#: Fields that list layer indexes: each must be a list of integers (or of lists of them).
 _INDEX_FIELD = re.compile(r"^(deepstack_visual_indexes|deepstack_layer_map|spatial_target_layers)$")
+#: Head-count fields a sibling ``hidden_size`` is split across, unless the config sets ``head_dim``.
+_HEAD_FIELDS = ("num_attention_heads", "num_heads")
 
 
 def _walk(value: Any, path: str, depth: int) -> Iterator[tuple[str, Any]]:
@@ -41,8 +45,20 @@ def _walk(value: Any, path: str, depth: int) -> Iterator[tuple[str, Any]]:
             yield from _walk(item, f"{path}[{index}]", depth + 1)
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _is_positive_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+    return _is_int(value) and value > 0
+
+
+def _leaves(value: Any) -> Iterator[Any]:
+    if isinstance(value, list):
+        for item in value:
+            yield from _leaves(item)
+    else:
+        yield value
 
 
 def _describe(value: Any) -> str:
@@ -53,8 +69,43 @@ def _describe(value: Any) -> str:
     return repr(value)
 
 
+def _check_sizes(config: Mapping[str, Any], path: str, source: str) -> None:
+    """The checks that read two fields of one (sub-)config: head splits and layer indexes against the depth."""
+    where = f"{path}." if path else ""
+    hidden, head_dim = config.get("hidden_size"), config.get("head_dim")
+    for field in _HEAD_FIELDS:
+        heads = config.get(field)
+        if head_dim is None and _is_positive_int(hidden) and _is_positive_int(heads) and hidden % heads:
+            raise ConfigError(
+                f"{source}: field {where}hidden_size ({hidden}) does not divide into {where}{field} ({heads}) "
+                "heads; set head_dim, or use sizes from the published config.json"
+            )
+    indexes, depth = config.get("deepstack_visual_indexes"), config.get("depth")
+    if isinstance(indexes, list) and all(map(_is_int, indexes)) and _is_positive_int(depth):
+        wrong = [index for index in indexes if not 0 <= index < depth]
+        if wrong or len(set(indexes)) != len(indexes):
+            raise ConfigError(
+                f"{source}: field {where}deepstack_visual_indexes {indexes} must list distinct layers of the "
+                f"tower, each in [0, {where}depth={depth})"
+            )
+
+
+def _check_feature_layers(raw: Mapping[str, Any], source: str) -> None:
+    """``vision_feature_layer`` picks from the tower's hidden states: one per layer plus the embeddings."""
+    layers, vision = raw.get("vision_feature_layer"), raw.get("vision_config")
+    depth = vision.get("num_hidden_layers") if isinstance(vision, Mapping) else None
+    if layers is None or not _is_positive_int(depth):
+        return
+    picked = list(_leaves(layers))
+    if not picked or not all(_is_int(layer) and -(depth + 1) <= layer <= depth for layer in picked):
+        raise ConfigError(
+            f"{source}: field 'vision_feature_layer' must be a layer index (or a list of them) in "
+            f"[{-(depth + 1)}, {depth}] for vision_config.num_hidden_layers={depth}, got {_describe(layers)}"
+        )
+
+
 def check_values(raw: Mapping[str, Any], *, source: str) -> None:
-    """Refuse values no real config holds: non-finite numbers, bad sizes, non-list index fields, deep nesting.
+    """Refuse values no real config holds: non-finite numbers, bad sizes, bad index fields, deep nesting.
 
     Raises:
         ConfigError: Names the source, the field and what was expected.
@@ -69,5 +120,10 @@ def check_values(raw: Mapping[str, Any], *, source: str) -> None:
             items = value if isinstance(value, list) and value else [value]
             if not all(_is_positive_int(item) for item in items):
                 raise ConfigError(f"{source}: field {path!r} must be a positive integer, got {_describe(value)}")
-        elif _INDEX_FIELD.match(key) and not isinstance(value, list):
-            raise ConfigError(f"{source}: field {path!r} must be a list of layer indexes, got {_describe(value)}")
+            if any(item > MAX_SIZE for item in items):
+                raise ConfigError(f"{source}: field {path!r} is {value}, past any real config (at most {MAX_SIZE})")
+        elif _INDEX_FIELD.match(key) and not (isinstance(value, list) and all(map(_is_int, _leaves(value)))):
+            raise ConfigError(f"{source}: field {path!r} must be a list of layer indexes (integers), got {_describe(value)}")
+        elif isinstance(value, Mapping):
+            _check_sizes(value, path, source)
+    _check_feature_layers(raw, source)

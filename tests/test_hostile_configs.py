@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -35,8 +36,22 @@ def _vision(**changes) -> dict:
         (_vision(deepstack_visual_indexes=2), "vision_config.deepstack_visual_indexes", "list of layer indexes"),
         (_vision(hidden_size=float("nan")), "vision_config.hidden_size", "finite"),
         (_vision(depth=float("inf")), "vision_config.depth", "finite"),
+        (_vision(hidden_size=10**30), "vision_config.hidden_size", "past any real config"),
+        (_vision(hidden_size=33, num_heads=2), "vision_config.hidden_size", "does not divide"),
+        (_vision(deepstack_visual_indexes=["0", "2"]), "vision_config.deepstack_visual_indexes", "integers"),
+        (_vision(deepstack_visual_indexes=[0.0]), "vision_config.deepstack_visual_indexes", "integers"),
+        (_vision(deepstack_visual_indexes=[0, 99]), "vision_config.deepstack_visual_indexes", "vision_config.depth=3"),
+        (_vision(deepstack_visual_indexes=[-1]), "vision_config.deepstack_visual_indexes", "vision_config.depth=3"),
+        (_vision(deepstack_visual_indexes=[0, 0]), "vision_config.deepstack_visual_indexes", "distinct"),
+        ({**tiny_config("qwen3_vl"), "auto_map": {"AutoConfig": {"x": ["y"]}}}, "auto_map.AutoConfig", "module.Class"),
+        ({**tiny_config("llava"), "vision_feature_layer": -99}, "vision_feature_layer", "[-3, 2]"),
+        ({**tiny_config("llava"), "vision_feature_layer": "last"}, "vision_feature_layer", "the string 'last'"),
+        ({**tiny_config("llava"), "vision_feature_select_strategy": "odd"}, "vision_feature_select_strategy", "rejects"),
     ],
-    ids=["quoted", "float", "bool", "zero", "negative", "zero-merge", "non-list-index", "nan", "infinity"],
+    ids=["quoted", "float", "bool", "zero", "negative", "zero-merge", "non-list-index", "nan", "infinity", "huge",
+         "heads-do-not-divide", "index-strings", "index-floats", "index-past-depth", "index-negative",
+         "index-twice", "auto_map-nested", "feature-layer-past-depth", "feature-layer-string",
+         "transformers-field-check"],
 )
 @pytest.mark.parametrize("command", ["predict", "measure"])
 def test_bad_values_are_one_error_naming_file_and_field(tmp_path, capsys, command, config, field, expected):
@@ -68,3 +83,10 @@ def test_binary_junk_is_one_error(tmp_path, capsys):
     path.write_bytes(b"\xff\xfe\x00junk")
     assert main(["predict", "--config", str(path)]) == 2
     assert "UTF-8" in capsys.readouterr().err
+
+
+def test_a_fifo_is_refused_rather_than_read_forever(tmp_path, capsys):
+    fifo = tmp_path / "config.json"
+    os.mkfifo(fifo)  # nobody writes to it: reading would block for ever
+    assert main(["predict", "--config", str(fifo)]) == 2
+    assert "not a regular file" in capsys.readouterr().err
