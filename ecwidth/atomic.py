@@ -47,7 +47,8 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     ``path``. The parent directory is created if missing. The new file gets
     the usual permissions for the process umask. SIGINT and SIGTERM during
     the write leave the old file and no temporary file behind (SIGTERM is
-    raised as ``WriteInterrupted``, a ``KeyboardInterrupt``).
+    raised as ``WriteInterrupted``, a ``KeyboardInterrupt``). A device or a
+    FIFO (``-o /dev/null``, ``-o /dev/stdout``) is written into, not replaced.
 
     Raises:
         OSError: The directory or file cannot be written. The temporary file
@@ -56,6 +57,11 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     """
     path = Path(path)
     data = text.encode("utf-8")
+    if path.exists() and not path.is_file() and not path.is_dir():
+        # /dev/null, /dev/stdout, a FIFO: replacing the node would put a plain file where a device was.
+        with open(path, "wb") as handle:
+            handle.write(data)
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.urandom(8).hex()}.tmp")
     created = False

@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from ecwidth.atomic import write_text_atomic
-from ecwidth.errors import EcwidthError
+from ecwidth.errors import EcwidthError, one_line
 from ecwidth.notices import quiet_transformers, warnings_on_stderr
 from ecwidth.options import (
+    OneLineErrorParser,
     add_device_options,
     add_json_option,
     add_model_source,
@@ -307,7 +308,8 @@ def _cmd_models(args: argparse.Namespace) -> int:
 def _cmd_survey(args: argparse.Namespace) -> int:
     """Measure the catalog (or the given models) and write the width table to a folder.
 
-    Returns 1 when any model failed; the others are still written.
+    Returns 1 when any model failed; the others are still written. When every model failed, nothing is
+    written, so a folder's earlier table stays.
     """
     from ecwidth.survey import survey
 
@@ -322,6 +324,11 @@ def _cmd_survey(args: argparse.Namespace) -> int:
             args.models, device=args.device, dtype=args.dtype, dummy=args.dummy,
             video_pruning_rate=args.video_pruning_rate, progress=not args.no_progress, timeout=args.timeout,
         )  # fmt: skip
+    if result.failures and not len(result.table):  # an empty table must not replace what the folder holds
+        for name, error in result.failures.items():
+            print(f"ecwidth: error: {name}: {one_line(error)}", file=sys.stderr)
+        print(f"ecwidth: no model was measured; nothing written to {args.output}", file=sys.stderr)
+        return 1
     written = result.table.write(args.output)
     print(result.table.render_json() if args.json else result.table.render_markdown(), end="")
     total = sum(cost["total_s"] for cost in result.cost_records)
@@ -337,7 +344,7 @@ def _cmd_survey(args: argparse.Namespace) -> int:
     for line in status:
         print(f"ecwidth: {line}", file=sys.stderr)
     for name, error in result.failures.items():
-        print(f"ecwidth: error: {name}: {error}", file=sys.stderr)
+        print(f"ecwidth: error: {name}: {one_line(error)}", file=sys.stderr)
     return 1 if result.failures else 0
 
 
@@ -416,7 +423,7 @@ def _command(commands: argparse._SubParsersAction, name: str, help: str, **kwarg
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``ecwidth`` parser; each subparser sets ``func`` to its ``_cmd_<name>``, in the order a user works."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrorParser(
         prog="ecwidth", description="Encoder output widths of multimodal models, as the EC producer ships them.",
         epilog=WORKFLOW, formatter_class=_HelpFormatter,
     )  # fmt: skip
@@ -520,13 +527,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (argparse exits 2 itself on usage errors)."""
+    if sys.stdout is None:  # started with stdout closed (`>&-`)
+        _stdout_to_a_gone_reader()
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:  # `ecwidth` alone: what it can do
-        parser.print_help()
-        return 0
-    quiet_transformers()  # its notes on published configs ask nothing of a user
     try:
+        try:
+            args = parser.parse_args(argv)
+        finally:
+            sys.stdout.flush()  # --help and --version print inside parse_args; a closed stdout shows here
+        if args.command is None:  # `ecwidth` alone: what it can do
+            parser.print_help()
+            sys.stdout.flush()
+            return 0
+        quiet_transformers()  # its notes on published configs ask nothing of a user
         status = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at interpreter exit
         return status
@@ -536,8 +549,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("ecwidth: interrupted", file=sys.stderr)
         return 130
     except (ValueError, OSError) as error:  # EcwidthError is a ValueError
-        print(f"ecwidth: error: {error}", file=sys.stderr)
+        print(f"ecwidth: error: {one_line(error)}", file=sys.stderr)
         return 2
+
+
+def _stdout_to_a_gone_reader() -> None:
+    """Give a closed stdout a pipe nobody reads, so that writing to it ends as under ``| head``, with 141.
+
+    Without it Python sets ``sys.stdout`` to ``None`` and the first write is an ``AttributeError``.
+    """
+    read, write = os.pipe()  # one of them may take the free fd 1
+    os.dup2(write, 1)
+    for fd in {read, write} - {1}:
+        os.close(fd)
+    sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - the interpreter's stdout, kept for the process
 
 
 def _stdout_closed() -> int:

@@ -48,9 +48,10 @@ from ecwidth.build import build_encoder
 from ecwidth.configs import ModelSpec
 from ecwidth.deadline import check_timeout, deadline
 from ecwidth.devices import resolve_device, resolve_dtype
-from ecwidth.errors import RankFailedError
+from ecwidth.errors import RankFailedError, one_line
 from ecwidth.measure import measure_widths
 from ecwidth.options import (
+    OneLineErrorParser,
     add_device_options,
     add_json_option,
     add_model_source,
@@ -306,7 +307,7 @@ def _rank_device(device: str, local_rank: int) -> torch.device:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``python -m ecwidth.distributed`` parser."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrorParser(
         prog="ecwidth.distributed",
         description="Measure encoder output widths on every rank of a torchrun job and reconcile them.",
     )
@@ -385,7 +386,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args)
     except (ValueError, RuntimeError, OSError) as error:
         # One write: the ranks share torchrun's stderr, and print() writes the newline apart.
-        sys.stderr.write(f"ecwidth.distributed: error: {error}\n")
+        sys.stderr.write(f"ecwidth.distributed: error: {one_line(error)}\n")
         sys.stderr.flush()
         return 2
     finally:

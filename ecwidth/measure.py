@@ -38,6 +38,7 @@ from ecwidth.predict import predict_widths
 from ecwidth.progress import Steps
 from ecwidth.runtime import RuntimeOptions
 from ecwidth.shapes import known_products, meta_activations, zero_storage_ptrs
+from ecwidth.units import check_byte_limit
 
 
 class WidthMismatchWarning(UserWarning):
@@ -91,6 +92,8 @@ def _check_request(
         raise ValueError(f"unknown dummy size {dummy!r}; use one of {', '.join(DUMMY_SIZES)}")
     if modalities is None:
         return accepted
+    if isinstance(modalities, str) or not isinstance(modalities, Iterable):  # "image" is one modality, not five
+        modalities = (modalities,)
     requested = tuple(str(m).lower() for m in modalities)
     for modality in requested:
         if modality in adapter.predicted_only:
@@ -409,6 +412,7 @@ def measure(
     """
     if timeout is not None:
         timeout = check_timeout(timeout)
+    max_memory = check_byte_limit(max_memory)
     spec = resolve_spec(model, trust_remote_code=trust_remote_code)
     torch_device = resolve_device(device)
     torch_dtype = resolve_dtype(dtype, torch_device)

@@ -6,10 +6,24 @@ Imports neither torch nor transformers, so the table commands stay quick.
 from __future__ import annotations
 
 import argparse
+from typing import NoReturn
 
 DEVICES = ("auto", "cpu", "cuda")
 #: The dtype names ``ecwidth.devices.resolve_dtype`` takes.
 DTYPES = ("auto", "bfloat16", "float16", "float32")
+
+
+class OneLineErrorParser(argparse.ArgumentParser):
+    """A parser whose usage errors are one ``PROGRAM: error:`` line and status 2, as every other bad input is.
+
+    argparse prints the whole usage block first, and names the subcommand in
+    the prefix (``ecwidth measure: error:``); scripts that look for the
+    command's one error line would miss it. The line ends with where the usage is.
+    Subparsers are made of the same class.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog.split()[0]}: error: {message} (see `{self.prog} --help`)\n")
 
 
 _MODEL_HELP = (

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, get_type_hints
 from ecwidth.atomic import write_text_atomic
 from ecwidth.strict_json import StrictJSONError, loads_strict
 from ecwidth.errors import TableError
-from ecwidth.reconcile import get_width
+from ecwidth.reconcile import MAX_WIDTH, get_width
 from ecwidth.runtime import describe_options, recorded_options
 
 if TYPE_CHECKING:
@@ -74,8 +74,6 @@ COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(WidthRow))
 SCHEMA_1_COLUMNS: tuple[str, ...] = tuple(column for column in COLUMNS if column != "options")
 
 _TYPES: dict[str, type] = get_type_hints(WidthRow)
-#: No encoder ships rows this wide; a larger width is a typo or a corrupted file.
-MAX_WIDTH = 1 << 20
 _MIN_INT = {"encoder_width": 1, "lm_hidden_size": 1, "predicted_width": 1, "deepstack_levels": 0}
 _CHOICES = {"source": ("measured", "predicted"), "dummy": ("minimal", "profile", "none")}
 _NON_EMPTY = ("model", "modality")
@@ -273,6 +271,8 @@ def _html_cell(row: WidthRow, column: str) -> str:
 
 
 def _read_text(path: Path, kind: str) -> str:
+    if path.exists() and not path.is_file() and not path.is_dir():  # a FIFO would be read until it ends, if ever
+        raise TableError(f"cannot read width table {path}: not a regular file; pass a .json or .csv table")
     try:
         with open(path, encoding="utf-8-sig", newline="") as handle:
             return handle.read()
@@ -295,9 +295,11 @@ class WidthTable:
         """Validate ``rows`` and keep them sorted.
 
         Raises:
-            TableError: A row is not a valid ``WidthRow`` (names the row), or two
+            TableError: ``rows`` is not an iterable, a row is not a valid ``WidthRow`` (names the row), or two
                 rows share a (model, modality, options) (names every duplicate and where).
         """
+        if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, Iterable):
+            raise TableError(f"a width table is made of an iterable of WidthRow, got {type(rows).__name__} {_show(rows)}")
         checked = []
         for index, row in enumerate(rows):
             if not isinstance(row, WidthRow):
@@ -454,9 +456,11 @@ class WidthTable:
         our row (provenance included) and any conflict is an error.
 
         Raises:
-            TableError: Without ``overwrite``, the tables conflict; names every
+            TableError: ``other`` is not a table, or without ``overwrite`` the tables conflict; names every
                 conflicting (model, modality, options) and both widths.
         """
+        if not isinstance(other, WidthTable):
+            raise TableError(f"merge takes another WidthTable, got {type(other).__name__} {_show(other)}")
         merged = {_key(row): row for row in self._rows}
         conflicts = [
             f"{_describe_key(row)}: {merged[key].encoder_width} here, {row.encoder_width} in the other table"
@@ -643,8 +647,11 @@ class WidthTable:
         """Read a ``.json`` or ``.csv`` width table, by suffix.
 
         Raises:
-            TableError: The suffix is neither, or the file is invalid (see ``from_json``/``from_csv``).
+            TableError: ``path`` is not a path, the suffix is neither, or the file is invalid
+                (see ``from_json``/``from_csv``).
         """
+        if not isinstance(path, (str, os.PathLike)):
+            raise TableError(f"a width table is read from a path (str or os.PathLike), got {type(path).__name__} {path!r}")
         path = Path(path)
         readers = {".json": cls.from_json, ".csv": cls.from_csv}
         if path.suffix.lower() not in readers:

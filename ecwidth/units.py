@@ -54,6 +54,17 @@ def parse_bytes(text: str) -> int:
     return size
 
 
+def check_byte_limit(limit: object) -> int | None:
+    """``max_memory`` as given: ``None`` (the device's own limit) or a positive number of bytes.
+
+    Raises:
+        ValueError: Anything else, with how to write one.
+    """
+    if limit is None or (isinstance(limit, int) and not isinstance(limit, bool) and limit > 0):
+        return limit
+    raise EcwidthError(f"max_memory must be a positive int of bytes (e.g. 200 * 2**30), or None; got {limit!r}")
+
+
 def format_bytes(size: int) -> str:
     """A byte count with both prefixes spelled out: ``"1.00 GiB (1.07 GB)"``; under 1 KiB, ``"512 bytes"``."""
     if size < 1024:

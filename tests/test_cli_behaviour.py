@@ -72,3 +72,38 @@ def test_models_has_a_header_modalities_and_release_dates_newest_first(capsys):
     assert main(["models", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert [row["name"] for row in listed] == catalog_names() and listed[0]["published"] == newest.published
+
+
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+        (["--frobnicate"], "unrecognized arguments"),
+        (["measure", "--config", "c.json", "--device", "mps"], "invalid choice: 'mps'"),
+        (["measure", "--config", "c.json", "--timeout", "soon"], "invalid float value: 'soon'"),
+        (["predict", "--config", "c.json", "--video-pruning-rate", "x"], "invalid float value: 'x'"),
+        (["export", "t.json", "--format", "yaml"], "invalid choice: 'yaml'"),
+        (["lookup", "t.json"], "required"),
+    ],
+    ids=["command", "option", "device", "timeout", "pruning", "format", "missing-argument"],
+)
+def test_a_usage_error_is_one_error_line_saying_where_the_usage_is(capsys, argv, expected):
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("ecwidth: error: ") and expected in err
+    assert err.rstrip().endswith(" --help`)")
+
+
+def test_a_survey_where_every_model_fails_leaves_the_folder_as_it_was(tmp_path, capsys):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    earlier = folder / "encoder_widths.json"
+    earlier.write_text("the earlier survey")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    assert main(["survey", "--models", str(broken), "-o", str(folder)]) == 1
+    assert earlier.read_text() == "the earlier survey" and sorted(p.name for p in folder.iterdir()) == [earlier.name]
+    err = capsys.readouterr().err
+    assert "ecwidth: error: broken: " in err and "nothing written" in err

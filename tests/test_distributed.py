@@ -346,3 +346,11 @@ def test_bad_launch_is_an_error_before_joining_any_group(
     stderr = capsys.readouterr().err
     assert stderr.startswith("ecwidth.distributed: error:") and expected in stderr
     assert not dist.is_initialized()
+
+
+def test_a_usage_error_is_one_error_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["--model", "qwen3-vl-2b-instruct", "--pp-size", "two"])
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("ecwidth.distributed: error: ") and "'two'" in err

@@ -150,3 +150,90 @@ def test_max_memory_sets_the_limit(tmp_path, capsys):
     assert main(["measure", "--config", str(path), "--device", "cpu", "--max-memory", "1KiB"]) == 2
     assert "set by --max-memory" in capsys.readouterr().err
     assert main(["measure", "--config", str(path), "--device", "cpu", "--max-memory", "1GiB"]) == 0
+
+
+@pytest.mark.parametrize(
+    "command", [["models"], ["--help"], ["export", "tables/encoder_widths.json", "--format", "csv"]],
+    ids=["models", "help", "export"],
+)
+def test_a_stdout_closed_from_the_start_ends_as_a_closed_pipe_does(command):
+    process = subprocess.run(
+        [sys.executable, "-m", "ecwidth", *command], stderr=subprocess.PIPE, timeout=60,
+        preexec_fn=lambda: os.close(1),  # `ecwidth ... >&-`: Python starts with sys.stdout None
+    )  # fmt: skip
+    assert (process.returncode, process.stderr) == (141, b"")
+
+
+def test_a_write_onto_a_fifo_writes_into_it_and_leaves_the_fifo(tmp_path):
+    import threading
+
+    fifo = tmp_path / "out.csv"
+    os.mkfifo(fifo)  # as /dev/null or /dev/stdout: a node that replacing would turn into a plain file
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
+    reader.start()
+    atomic.write_text_atomic(fifo, "new")
+    reader.join(timeout=10)
+    assert received == ["new"]
+    assert fifo.is_fifo() and sorted(p.name for p in tmp_path.iterdir()) == ["out.csv"]
+
+
+def test_torch_errors_are_one_line_without_their_cpp_frames():
+    from ecwidth.errors import one_line
+
+    with pytest.raises(TypeError) as caught:
+        torch.empty(1, 10**30)
+    line = one_line(caught.value)
+    assert "\n" not in line and "frame #" not in line and "Overflow when unpacking long long" in line
+
+
+def _api_calls():
+    from ecwidth import WidthTable, get_width, reconcile
+
+    table = "tables/encoder_widths.json"
+    return {
+        "read-none": lambda: WidthTable.read(None),
+        "read-int": lambda: WidthTable.read(5),
+        "rows-none": lambda: WidthTable(None),
+        "merge-int": lambda: WidthTable.read(table).merge(5),
+        "get_width-none": lambda: get_width(None, "image"),
+        "get_width-list": lambda: get_width(["image"], "image"),
+        "get_width-zero": lambda: get_width({"image": 0}, "image"),
+        "get_width-string-width": lambda: get_width({"image": "5"}, "image"),
+        "reconcile-none": lambda: reconcile(None),
+        "reconcile-int": lambda: reconcile(5),
+        "reconcile-past-any-width": lambda: reconcile([{"image": 10**30}]),
+    }
+
+
+@pytest.mark.parametrize("call", sorted(_api_calls()))
+def test_the_api_raises_value_errors_for_values_of_the_wrong_type(call):
+    from ecwidth.errors import EcwidthError
+
+    with pytest.raises(EcwidthError):
+        _api_calls()[call]()
+
+
+def test_reconcile_takes_any_iterable_of_reports():
+    from ecwidth import reconcile
+
+    assert reconcile({"image": 64} for _ in range(2)) == {"image": 64}
+
+
+@pytest.mark.parametrize("modalities", ["image", "IMAGE", ("image",)])
+def test_one_modality_is_one_modality_not_its_letters(modalities):
+    from ecwidth import measure
+
+    from tiny_configs import tiny_config
+
+    assert list(measure(tiny_config("qwen3_vl"), modalities, device="cpu").widths) == ["image"]
+
+
+@pytest.mark.parametrize("limit", [float("nan"), -1, 0, "1GiB", True])
+def test_a_max_memory_that_is_no_byte_count_is_refused(limit):
+    from ecwidth import measure
+
+    from tiny_configs import tiny_config
+
+    with pytest.raises(ValueError, match="max_memory must be a positive int of bytes"):
+        measure(tiny_config("qwen3_vl"), device="cpu", max_memory=limit)
