@@ -69,7 +69,7 @@ def _describe(value: Any) -> str:
     return repr(value)
 
 
-def _check_sizes(config: Mapping[str, Any], path: str, source: str) -> None:
+def _check_related_fields(config: Mapping[str, Any], path: str, source: str) -> None:
     """The checks that read two fields of one (sub-)config: head splits and layer indexes against the depth."""
     where = f"{path}." if path else ""
     hidden, head_dim = config.get("hidden_size"), config.get("head_dim")
@@ -125,5 +125,5 @@ def check_values(raw: Mapping[str, Any], *, source: str) -> None:
         elif _INDEX_FIELD.match(key) and not (isinstance(value, list) and all(map(_is_int, _leaves(value)))):
             raise ConfigError(f"{source}: field {path!r} must be a list of layer indexes (integers), got {_describe(value)}")
         elif isinstance(value, Mapping):
-            _check_sizes(value, path, source)
+            _check_related_fields(value, path, source)
     _check_feature_layers(raw, source)
