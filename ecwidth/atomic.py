@@ -7,6 +7,7 @@ truncated file where a good one was.
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import threading
@@ -51,13 +52,15 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     FIFO (``-o /dev/null``, ``-o /dev/stdout``) is written into, not replaced.
 
     Raises:
-        OSError: The directory or file cannot be written. The temporary file
+        OSError: ``path`` is a folder, or the directory or file cannot be written. The temporary file
             is removed and whatever was at ``path`` is left untouched.
         UnicodeEncodeError: ``text`` cannot be encoded; nothing is touched.
     """
     path = Path(path)
     data = text.encode("utf-8")
-    if path.exists() and not path.is_file() and not path.is_dir():
+    if path.is_dir():  # `-o ''` or `-o out/`: os.replace would fail with a message that names no file
+        raise IsADirectoryError(errno.EISDIR, "is a folder; name the file to write", str(path))
+    if path.exists() and not path.is_file():
         # /dev/null, /dev/stdout, a FIFO: replacing the node would put a plain file where a device was.
         with open(path, "wb") as handle:
             handle.write(data)

@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -237,3 +238,12 @@ def test_a_max_memory_that_is_no_byte_count_is_refused(limit):
 
     with pytest.raises(ValueError, match="max_memory must be a positive int of bytes"):
         measure(tiny_config("qwen3_vl"), device="cpu", max_memory=limit)
+
+
+@pytest.mark.parametrize("output", ["", "."], ids=["empty", "folder"])
+def test_an_export_onto_a_folder_says_to_name_a_file(tmp_path, monkeypatch, capsys, output):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "widths.json").write_text((Path(__file__).parents[1] / "tables/encoder_widths.json").read_text())
+    assert main(["export", "widths.json", "--format", "csv", "-o", output]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a folder; name the file to write" in err
