@@ -557,8 +557,8 @@ def time_survey(device: str, dtype: str, command: list[str] | None = None) -> di
             process.returncode = os.waitstatus_to_exitcode(status)
             done.set()
             sampler.join()
-        stdout, stderr = out_path.read_text(), err_path.read_text()
-    summary = re.search(r"(\d+) model\(s\) in ([\d.]+) s of measuring", stdout)
+        stderr = err_path.read_text()
+    summary = re.search(r"(\d+) model\(s\) in ([\d.]+) s of measuring", stderr)  # status goes to stderr
     return {
         "command": shown,
         "wall_s": wall_s,

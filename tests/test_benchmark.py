@@ -61,7 +61,9 @@ def test_a_tiny_model_gives_every_key_the_issue_asks_for(bench, tmp_path, monkey
 
 
 def test_the_survey_timer_reports_wall_time_peak_rss_and_the_model_count(bench):
-    child = "x = bytearray(64 * 2**20); print('3 model(s) in 1.5 s of measuring, peak RSS 0.1 GiB')"
+    # as `ecwidth survey` does: the table on stdout, its status line on stderr
+    child = ("import sys; x = bytearray(64 * 2**20); print('| table |'); "
+             "print('ecwidth: 3 model(s) in 1.5 s of measuring, peak RSS 0.1 GiB', file=sys.stderr)")
     survey = bench.time_survey("cpu", "auto", command=[sys.executable, "-c", child])
     assert survey["returncode"] == 0 and survey["models_measured"] == 3 and survey["measuring_s"] == 1.5
     assert survey["peak_rss_bytes"] >= 64 * 2**20 and survey["wall_s"] > 0
