@@ -22,17 +22,12 @@ from __future__ import annotations
 
 from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND
-from ecwidth.families.mistral3 import PixtralImage
+from ecwidth.families.mistral3 import Mistral3Adapter, PixtralImage
 
 
 @register
 class MistralLarge4Adapter(FamilyAdapter):
     model_types = ("mistral_large4",)
-    required_fields = (
-        "spatial_merge_size",
-        "vision_config.image_size",
-        "vision_config.patch_size",
-        "text_config.hidden_size",
-    )
+    required_fields = Mistral3Adapter.required_fields  # the same Pixtral tower and patch merger
     items = {"image": PixtralImage()}
     engine = f"{BACKEND}: text_config.hidden_size via MistralLarge4MultiModalProjector"
