@@ -108,6 +108,24 @@ def _check_request(
 
 
 @contextmanager
+def _own_cycles_collected() -> Iterator[None]:
+    """Collect the block's own garbage cycles when it ends, without walking everything made before it.
+
+    A full collection walks every object torch and transformers made (0.1-0.3 s);
+    what exists is frozen for the block, so it scans the block's objects alone.
+    A caller's own ``gc.freeze()`` stays in place.
+    """
+    caller_froze = gc.get_freeze_count() > 0
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.collect()
+        if not caller_froze:
+            gc.unfreeze()
+
+
+@contextmanager
 def _intra_op_threads(count: int | None) -> Iterator[None]:
     """Cap torch's intra-op threads at ``count`` for the block (``None``: leave them), then restore."""
     previous = torch.get_num_threads()
@@ -240,7 +258,9 @@ def dummy_shapes(
     requested = tuple(m for m in requested if m not in unserved)
     # A profile item can take minutes where it cannot run on meta: say how each one went as it ends.
     zeros = zero_storage_ptrs([model])
-    steps = Steps(len(requested), f"{type(model).__name__} profile items", unit="item", enabled=progress and dummy == "profile")
+    steps = Steps(
+        len(requested), f"{type(model).__name__} profile items", unit="item", enabled=progress and dummy == "profile"
+    )
     with _intra_op_threads(_threads_for(adapter, model, dummy)), steps:
         for modality in requested:
             started = time.perf_counter()
@@ -443,12 +463,7 @@ def measure(
     result.unserved = adapter.unserved(spec.config, RuntimeOptions(video_pruning_rate=video_pruning_rate))
     if dummy == "profile" and torch_device.type == "cpu":
         _warn_profile_on_cpu(adapter, spec, modalities)
-    # The model is freed by reference counting; the collection below catches only the cycles a family
-    # leaves. A full one walks every object torch and transformers made (0.1-0.3 s), so what exists
-    # now is frozen for it: it scans this measurement's objects alone.
-    caller_froze = gc.get_freeze_count() > 0
-    gc.freeze()
-    with deadline(timeout, spec.name, "building the encoder") as stages:
+    with _own_cycles_collected(), deadline(timeout, spec.name, "building the encoder") as stages:
         started = time.perf_counter()
         built = _build(adapter, spec, torch_device, torch_dtype, max_memory)
         result.build_s = time.perf_counter() - started
@@ -472,10 +487,7 @@ def measure(
                     max_memory=max_memory, progress=progress,
                 )  # fmt: skip
         finally:
-            del built
-            gc.collect()
-            if not caller_froze:  # a caller's own gc.freeze() stays in place
-                gc.unfreeze()
+            del built  # freed by reference counting; the cycles a family leaves go at the block's end
     predicted = predict_widths(spec, video_pruning_rate=video_pruning_rate)
     result.predicted = {m: predicted[m] for m in result.widths if m in predicted}
     result.deepstack_levels = {m: adapter.deepstack_levels(spec.config, m) for m in result.widths}

@@ -73,3 +73,16 @@ def test_modalities_are_matched_case_insensitively():
     from tiny_configs import tiny_config
 
     assert set(measure(tiny_config("qwen3_vl"), ["IMAGE"], device="cpu").widths) == {"image"}
+
+
+def test_a_measurement_that_fails_leaves_the_collector_as_it_found_it():
+    import gc
+
+    from ecwidth.errors import ResourceError
+    from ecwidth.measure import measure
+    from tiny_configs import tiny_config
+
+    before = gc.get_freeze_count()
+    with pytest.raises(ResourceError):  # refused inside the build, after the collector is frozen for it
+        measure(tiny_config("llava"), device="cpu", dtype="float32", max_memory=1)
+    assert gc.get_freeze_count() == before
