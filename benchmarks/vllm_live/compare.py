@@ -34,6 +34,16 @@ import torch  # noqa: E402
 torch.set_num_threads(1)
 # vLLM's loader empties the accelerator's cache after loading; a CPU-only torch raises there.
 torch.accelerator.empty_cache = lambda: None
+# Gemma 4 sizes its vision batches from the accelerator's free memory; here the host's stands in.
+_page = os.sysconf("SC_PAGE_SIZE")
+torch.accelerator.get_memory_info = lambda device_index=None: (os.sysconf("SC_AVPHYS_PAGES") * _page,
+                                                               os.sysconf("SC_PHYS_PAGES") * _page)  # fmt: skip
+
+from vllm import _custom_ops  # noqa: E402
+
+# vLLM's CPU GEMM wants a contiguous last dimension; Llama 4's patch embedding hands it a permuted view.
+_onednn_mm = _custom_ops.onednn_mm
+_custom_ops.onednn_mm = lambda handler, x, bias: _onednn_mm(handler, x.contiguous(), bias)
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "tiny"
@@ -54,6 +64,25 @@ ARCHITECTURES = {
     "idefics3": "Idefics3ForConditionalGeneration",
     "smolvlm": "SmolVLMForConditionalGeneration",
     "qwen2_audio": "Qwen2AudioForConditionalGeneration",
+    "llava_onevision": "LlavaOnevisionForConditionalGeneration",
+    "internvl": "InternVLForConditionalGeneration",
+    "cohere2_vision": "Cohere2VisionForConditionalGeneration",
+    "blip-2": "Blip2ForConditionalGeneration",
+    "llama4": "Llama4ForConditionalGeneration",
+    "lfm2_vl": "Lfm2VlForConditionalGeneration",
+    "paddleocr_vl": "PaddleOCRVLForConditionalGeneration",
+    "glm4v_moe": "Glm4vMoeForConditionalGeneration",
+    "qwen2_5_omni": "Qwen2_5OmniForConditionalGeneration",
+    "qwen3_omni_moe": "Qwen3OmniMoeForConditionalGeneration",
+    "gemma4": "Gemma4ForConditionalGeneration",
+    "exaone4_5": "Exaone4_5_ForConditionalGeneration",
+    "cohere_compass": "CohereCompassForConditionalGeneration",
+    "kimi_k25": "KimiK25ForConditionalGeneration",
+    "granite4_vision": "Granite4VisionForConditionalGeneration",
+    "audioflamingo3": "AudioFlamingo3ForConditionalGeneration",
+    "glmasr": "GlmAsrForConditionalGeneration",
+    "granite_speech": "GraniteSpeechForConditionalGeneration",
+    "minicpmv4_6": "MiniCPMV4_6ForConditionalGeneration",
 }
 
 #: Language-model fields vLLM's classes need that a tiny config leaves out or sets in a way they refuse.
@@ -61,15 +90,38 @@ LM_ONLY_CHANGES: dict[str, dict[str, Any]] = {
     # vLLM's Qwen3-MoE block reads norm_topk_prob; its CPU MoE kernel wants a hidden size divisible by 32.
     "qwen3_vl_moe": {"text_config": {"norm_topk_prob": True, "hidden_size": 64, "head_dim": 32,
                                      "moe_intermediate_size": 32}},  # fmt: skip
+    # vLLM refuses a max_model_len (1024) above the LM's max_position_embeddings (64 in these tiny configs).
+    "internvl": {"text_config": {"max_position_embeddings": 1024}},
+    "minicpmv4_6": {"text_config": {"max_position_embeddings": 1024}},
+    # The same CPU MoE kernel; Llama 4's width is the LM's hidden size (40), so its two layers go dense instead.
+    "llama4": {"text_config": {"interleave_moe_layer_step": 3}},
+    # vLLM's GLM-4 MoE layer reads use_qk_norm; the CPU MoE kernel's hidden size of 64 leaves the width alone
+    # (the vision merger's out_hidden_size).
+    "glm4v_moe": {"text_config": {"use_qk_norm": False, "hidden_size": 64, "moe_intermediate_size": 32}},
+    # Qwen3-Omni's one thinker layer made dense (mlp_only_layers) sidesteps the CPU MoE kernel;
+    # its text config in transformers 5.19 leaves out tie_word_embeddings, which vLLM reads. (Its vision tower
+    # also reads vision_config.apply_vit_abs_pos_embed, a tower field the tiny config lacks: it stops there.)
+    "qwen3_omni_moe": {"thinker_config": {"text_config": {"norm_topk_prob": True, "mlp_only_layers": [0],
+                                                          "tie_word_embeddings": False}}},  # fmt: skip
+    # vLLM's Cohere Compass LM asserts tied embeddings, which transformers 5.19's top-level config defaults off.
+    "cohere_compass": {"tie_word_embeddings": True},
+    # vLLM's LFM2 layers read the conv_* and block_* fields published configs carry, at the hidden size.
+    "lfm2_vl": {"text_config": {"conv_dim": 40, "conv_L_cache": 3, "block_dim": 40, "block_multiple_of": 16,
+                                "block_auto_adjust_ff_dim": False, "block_ffn_dim_multiplier": 1.0}},  # fmt: skip
 }
+
+
+def _merged(config: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """``config`` with ``changes`` laid over it, nested sections merged rather than replaced."""
+    return {**config, **{key: _merged(config.get(key, {}), value) if isinstance(value, dict) else value
+                         for key, value in changes.items()}}  # fmt: skip
 
 
 def prepared(model_type: str) -> tuple[Path, dict[str, Any]]:
     """A folder holding the tiny config as vLLM reads it, and that config."""
     config = json.loads((TINY / f"{model_type}.json").read_text())
     config.setdefault("architectures", [ARCHITECTURES[model_type]])
-    for key, value in LM_ONLY_CHANGES.get(model_type, {}).items():
-        config[key] = {**config.get(key, {}), **value}
+    config = _merged(config, LM_ONLY_CHANGES.get(model_type, {}))
     folder = WORK / model_type
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "config.json").write_text(json.dumps(config, indent=1))
@@ -131,6 +183,10 @@ def qwen_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
     return {"image": _patches(config), "video": _patches(config, video=True)}
 
 
+def patch_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    return {"image": _patches(config)}
+
+
 def tile_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
     return {"image": {"pixel_values": _tile(config)}}
 
@@ -156,11 +212,98 @@ def qwen2_audio_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tenso
                       "feature_attention_mask": torch.ones(1, 3000, dtype=torch.long)}}  # fmt: skip
 
 
+def llava_onevision_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    side = config["vision_config"]["image_size"]  # two frames of one video
+    return {**llava_next_items(config), "video": {"pixel_values_videos": torch.randn(1, 2, 3, side, side)}}
+
+
+def internvl_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    side, tile = config["vision_config"]["image_size"], torch.tensor([1])  # one tile; one one-tile frame
+    pixels = torch.randn(1, 3, *side)
+    return {"image": {"pixel_values": pixels, "image_num_patches": tile, "image_token_id": 1},
+            "video": {"pixel_values_videos": pixels, "video_num_patches": tile, "video_token_id": 2}}  # fmt: skip
+
+
+def llama4_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    return {"image": {"pixel_values": _tile(config), "patches_per_image": torch.tensor([1]),
+                      "aspect_ratios": torch.tensor([[1, 1]])}}  # fmt: skip
+
+
+def lfm2_vl_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    vision = config["vision_config"]  # one tile of num_patches flattened patches, a square grid
+    side, patch = int(vision["num_patches"] ** 0.5), vision["patch_size"]
+    return {"image": {"pixel_values": torch.randn(1, side * side, 3 * patch * patch),
+                      "spatial_shapes": torch.tensor([[side, side]]), "num_patches": torch.tensor([1])}}  # fmt: skip
+
+
+def paddleocr_vl_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    patch = config["vision_config"]["patch_size"]  # one 4x4-patch image, the patches stacked per image
+    pixels = torch.randn(1, 16, 3, patch, patch)
+    return {"image": {"pixel_values": pixels, "image_grid_thw": torch.tensor([[1, 4, 4]])}}
+
+
+def omni_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    thinker = config["thinker_config"]  # the audio as the Python frontend flattens it: (mel bins, frames)
+    frames, bins = 400, thinker["audio_config"]["num_mel_bins"]
+    audio = {"input_audio_features": torch.randn(bins, frames), "audio_feature_lengths": torch.tensor([frames]),
+             "feature_attention_mask": torch.ones(1, frames, dtype=torch.long)}  # fmt: skip
+    return {**qwen_items(thinker), "audio": audio}
+
+
+def gemma4_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    vision = config["vision_config"]  # a 6x6-patch image (4 soft tokens after 3x3 pooling); 200 frames of 128 mels
+    side, patch = 2 * vision["pooling_kernel_size"], vision["patch_size"]
+    pixels, frames = torch.randn(1, side * side, 3 * patch * patch), 200
+    positions = torch.cartesian_prod(torch.arange(side), torch.arange(side)).flip(-1)[None]  # (x, y) per patch
+    return {"image": {"pixel_values": pixels, "pixel_position_ids": positions},
+            "video": {"pixel_values_videos": pixels, "pixel_position_ids_videos": positions,
+                      "video_frame_counts": torch.tensor([1])},
+            "audio": {"input_features_padded": torch.randn(1, frames, 128),
+                      "input_features_mask": torch.ones(1, frames, dtype=torch.bool)}}  # fmt: skip
+
+
+def kimi_k25_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    patch = config["vision_config"]["patch_size"]  # one 4x4-patch image, the patches stacked
+    return {"vision_chunk": {"pixel_values": torch.randn(16, 3, patch, patch), "grid_thws": torch.tensor([[1, 4, 4]])}}
+
+
+def anyres_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    side = config["vision_config"]["image_size"]  # an image the size of one tile: the base view and that tile
+    return {"image": {"pixel_values": torch.randn(1, 2, 3, side, side), "image_sizes": torch.tensor([[side, side]])}}
+
+
+def whisper_chunk_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    bins = config["audio_config"]["num_mel_bins"]  # one 30 s chunk of one audio
+    return {"audio": {"input_features": torch.randn(1, bins, 3000), "chunk_counts": torch.tensor([1]),
+                      "feature_attention_mask": torch.ones(1, 3000, dtype=torch.long)}}  # fmt: skip
+
+
+def granite_speech_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    frames, window = 30, config["window_size"]  # two projector windows, each window_size / downsample_rate tokens
+    tokens = -(-frames // window) * (window // config["downsample_rate"])
+    return {"audio": {"input_features": torch.randn(1, frames, config["encoder_config"]["input_dim"]),
+                      "audio_embed_sizes": torch.tensor([tokens])}}  # fmt: skip
+
+
+def minicpmv_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    vision = config["vision_config"]  # one slice per item, its patches side by side: (3, patch, patch * patches)
+    patch, side = vision["patch_size"], vision["image_size"] // vision["patch_size"]
+    slices, sizes = [[torch.randn(3, patch, patch * side * side)]], [torch.tensor([[side, side]])]
+    return {"image": {"pixel_values": slices, "tgt_sizes": sizes},
+            "video": {"video_pixel_values": slices, "video_tgt_sizes": sizes}}  # fmt: skip
+
+
 ITEMS = {
     "qwen3_vl": qwen_items, "qwen3_vl_moe": qwen_items, "qwen2_5_vl": qwen_items, "qwen2_vl": qwen_items,
     "glm4v": qwen_items, "llava": tile_items, "paligemma": tile_items, "mistral3": tile_items,
     "llava_next": llava_next_items, "gemma3": gemma3_items, "idefics3": idefics3_items, "smolvlm": idefics3_items,
-    "qwen2_audio": qwen2_audio_items,
+    "qwen2_audio": qwen2_audio_items, "llava_onevision": llava_onevision_items, "internvl": internvl_items,
+    "cohere2_vision": gemma3_items, "blip-2": tile_items, "llama4": llama4_items, "lfm2_vl": lfm2_vl_items,
+    "paddleocr_vl": paddleocr_vl_items, "glm4v_moe": qwen_items, "exaone4_5": qwen_items,
+    "qwen2_5_omni": omni_items, "qwen3_omni_moe": omni_items, "gemma4": gemma4_items,
+    "cohere_compass": patch_items, "kimi_k25": kimi_k25_items, "granite4_vision": anyres_items,
+    "minicpmv4_6": minicpmv_items, "audioflamingo3": whisper_chunk_items, "glmasr": whisper_chunk_items,
+    "granite_speech": granite_speech_items,
 }  # fmt: skip
 
 
