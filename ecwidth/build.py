@@ -154,19 +154,27 @@ def encoder_bytes(model: nn.Module, paths: tuple[str, ...], dtype: torch.dtype) 
     return sum(seen.values())
 
 
-def memory_limit(device: torch.device) -> tuple[int, str]:
-    """How many bytes the encoder's weights may take on ``device``, and what that limit is.
+def memory_limit(device: torch.device, *, available: bool = False) -> tuple[int, str]:
+    """How many bytes the encoder's weights may take on ``device`` (or, ``available``, an encode may still
+    allocate), and what that limit is.
 
     On a GPU, its free memory. On a CPU the weights are the kernel's zero page
     and cost no RSS, but no published tower comes near the machine's RAM: a
     config that does is a typo, and its build would exhaust the address space.
+    An item's activations do take RSS, so they are held to what the kernel
+    reports available.
     """
     if device.type == "cuda":
         return torch.cuda.mem_get_info(device)[0], f"free on {device}"
-    total = read_proc("/proc/meminfo", ["MemTotal"]).get("MemTotal", "")
-    if total.split() and total.split()[0].isdigit():
-        return int(total.split()[0]) * 1024, "of RAM on this machine"
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"), "of RAM on this machine"
+    key, pages, what = (
+        ("MemAvailable", "SC_AVPHYS_PAGES", "of RAM available on this machine")
+        if available
+        else ("MemTotal", "SC_PHYS_PAGES", "of RAM on this machine")
+    )
+    value = read_proc("/proc/meminfo", [key]).get(key, "").split()
+    if value and value[0].isdigit():
+        return int(value[0]) * 1024, what
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf(pages), what
 
 
 def build_encoder(

@@ -14,15 +14,13 @@ layer keeps alive.
 
 from __future__ import annotations
 
-import os
-
 import torch
 from torch import nn
 from torch.utils._pytree import tree_leaves
 
 from ecwidth.adapter import FamilyAdapter, resolve
+from ecwidth.build import memory_limit
 from ecwidth.errors import ResourceError
-from ecwidth.memory import read_proc
 from ecwidth.shapes import meta_activations
 from ecwidth.units import format_bytes
 
@@ -70,17 +68,6 @@ def item_activation_bytes(
     return item_bytes + rows * widest * LIVE_ROWS * largest.element_size()
 
 
-def available_memory(device: torch.device) -> tuple[int, str]:
-    """Bytes an encode may still allocate on ``device``, and what that limit is: free GPU memory, or the RAM
-    the kernel reports available."""
-    if device.type == "cuda":
-        return torch.cuda.mem_get_info(device)[0], f"free on {device}"
-    available = read_proc("/proc/meminfo", ["MemAvailable"]).get("MemAvailable", "")
-    if available.split() and available.split()[0].isdigit():
-        return int(available.split()[0]) * 1024, "of RAM available on this machine"
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES"), "of RAM available on this machine"
-
-
 def check_item_fits(
     adapter: FamilyAdapter,
     model: nn.Module,
@@ -97,7 +84,7 @@ def check_item_fits(
     """
     needed = item_activation_bytes(adapter, model, modality, dummy, max_tokens, zeros)
     _, device = adapter.encoder_dtype_device(model)
-    limit, what = (max_memory, "set by --max-memory") if max_memory is not None else available_memory(device)
+    limit, what = (max_memory, "set by --max-memory") if max_memory is not None else memory_limit(device, available=True)
     if needed > limit:
         smaller = ", measure with --dummy minimal (the same width)" if dummy != "minimal" else ""
         raise ResourceError(
