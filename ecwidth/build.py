@@ -103,28 +103,6 @@ def materialize(module: nn.Module, device: torch.device, dtype: torch.dtype) -> 
                 submodule._buffers[name] = buffer.to(device)
 
 
-def construct_towers_off_meta(model_class: str, config: Any, towers: tuple[str, ...], dtype: torch.dtype) -> nn.Module:
-    """Construct a transformers ``model_class`` wholly on the meta device, then build its ``towers`` again off it.
-
-    For families whose language model allocates while it is constructed: MoE
-    experts made with ``torch.zeros`` at full size (about 1 s for a 30B-A3B,
-    325 s and 5.5 GB for Llama-4 Scout) cost nothing on the meta device, where
-    the parameter hook of ``build_encoder`` comes too late. The towers are
-    rebuilt from their own configs outside it, because their buffers (rotary
-    tables) must hold real values.
-    """
-    import transformers
-
-    with torch.device("meta"):
-        model = getattr(transformers, model_class)._from_config(config, dtype=dtype)
-    for path in towers:
-        parent, _, name = path.rpartition(".")
-        owner = resolve(model, parent) if parent else model
-        tower = getattr(owner, name)
-        setattr(owner, name, type(tower)._from_config(tower.config, dtype=dtype))
-    return model
-
-
 def without_language_layers(config: Any) -> Any:
     """A copy of ``config`` whose language model has no decoder layers: the towers are all that is built.
 

@@ -29,7 +29,6 @@ import torch
 from torch import nn
 
 from ecwidth.adapter import FamilyAdapter
-from ecwidth.build import construct_towers_off_meta
 from ecwidth.items import MelFrames, PatchGrid
 from ecwidth.packing import pack_deepstack
 
@@ -74,7 +73,9 @@ class QwenOmniThinkerAdapter(FamilyAdapter):
         return tuple(path.removeprefix("thinker_config.") for path in self.required_fields)
 
     def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
-        return construct_towers_off_meta(self.model_class, thinker_config(config), self.encoder_attributes, dtype)
+        import transformers
+
+        return getattr(transformers, self.model_class)._from_config(thinker_config(config), dtype=dtype)
 
     def config_modalities(self, config: Any) -> tuple[str, ...]:
         return ("image", "video", "audio")

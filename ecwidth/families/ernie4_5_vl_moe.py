@@ -92,8 +92,3 @@ class Ernie4_5_VLMoeAdapter(FamilyAdapter):
         "(VariableResolutionResamplerModel out_dim), agrees with transformers' text_config.hidden_size"
     )
 
-    def construct(self, config: Any, dtype: Any) -> Any:
-        # The MoE language model allocates its experts at construction.
-        from ecwidth.build import construct_towers_off_meta
-
-        return construct_towers_off_meta(self.model_class_for(config), config, ("vision_tower",), dtype)

@@ -103,12 +103,6 @@ class Glm4vAdapter(FamilyAdapter):
         "(models/glm5next): vision_config.out_hidden_size (patch merger d_model), agrees with transformers"
     )
 
-    def construct(self, config: Any, dtype: Any) -> Any:
-        # The MoE language models (glm4v_moe, glm5_next) allocate experts at construction.
-        from ecwidth.build import construct_towers_off_meta
-
-        return construct_towers_off_meta(self.model_class_for(config), config, self.encoder_attributes, dtype)
-
     def predict(self, config: Any) -> dict[str, int]:
         width = int(config.vision_config.out_hidden_size)
         return {modality: width for modality in self.config_modalities(config)}

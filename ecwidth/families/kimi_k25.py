@@ -35,7 +35,6 @@ import torch
 from torch import nn
 
 from ecwidth.adapter import FamilyAdapter, ItemSize, register
-from ecwidth.build import construct_towers_off_meta
 from ecwidth.items import ItemKind, cap_grid
 
 #: Published ``media_proc_cfg`` of Kimi-K2.5: patch budget of an image, of one video frame, and per side.
@@ -138,10 +137,6 @@ class KimiK25Adapter(FamilyAdapter):
             if "mm_hidden_size" in vision:
                 raw.setdefault("projection_hidden_size", vision["mm_hidden_size"])
         return raw
-
-    def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
-        """The DeepSeek-V3 MoE language model allocates its experts at construction: lay it out on meta."""
-        return construct_towers_off_meta(self.model_class_for(config), config, ("vision_tower",), dtype)
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         return self.pack(model, modality, model.get_image_features(**item))

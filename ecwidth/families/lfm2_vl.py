@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.items import ItemKind

@@ -31,7 +31,6 @@ import torch
 from torch import nn
 
 from ecwidth.adapter import FamilyAdapter, ItemSize, register, rows
-from ecwidth.build import construct_towers_off_meta
 from ecwidth.items import FixedTiles
 
 #: ``max_patches`` of the default Llama-4 image processor: tiles per image before the global one.
@@ -72,11 +71,6 @@ class Llama4Adapter(FamilyAdapter):
         "vision_config.vision_output_dim",
     )
     items = {"image": Llama4Tiles()}
-
-    def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
-        """The MoE experts are made with ``torch.zeros`` at full size (gigabytes a layer for Scout)
-        before any hook can move them to meta, so the whole model is laid out on the meta device."""
-        return construct_towers_off_meta(self.model_class_for(config), config, ("vision_model",), dtype)
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         pixel_values = item["pixel_values"]

@@ -11,7 +11,7 @@ text_config.hidden_size``), one tensor per image or video. The width is
 
 transformers' ``MiniMaxM3VLModel.get_image_features`` applies the same
 ``multi_modal_projector`` (both MLPs) and splits per item; videos go the same
-way. So the defaults fit. The MoE language model is laid out on meta.
+way. So the defaults fit. Its MoE language model is built without its layers, as every family's is.
 Published configs keep the remote-code schema (``img_token_compression_config``
 for the merge size, a ``clip_vision_model`` label); ``translate`` maps it onto
 transformers' names.
@@ -29,11 +29,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-import torch
-from torch import nn
-
 from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.build import construct_towers_off_meta
 from ecwidth.items import PatchGrid
 
 #: ``MiniMaxM3VLImageProcessor`` size (shortest_edge, longest_edge) and the video processor's per-frame bounds.
@@ -78,5 +74,3 @@ class MiniMaxM3VLAdapter(FamilyAdapter):
             vision["model_type"] = "minimax_m3_vl_vision"
         return raw
 
-    def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
-        return construct_towers_off_meta(self.model_class_for(config), config, ("vision_tower",), dtype)

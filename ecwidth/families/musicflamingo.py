@@ -25,7 +25,6 @@ as the clip's tokens. The profile clip is the processor's ``max_audio_len``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ecwidth.adapter import register
 from ecwidth.families._whisper_audio import PooledWindows

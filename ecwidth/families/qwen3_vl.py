@@ -49,7 +49,6 @@ import torch
 from torch import nn
 
 from ecwidth.adapter import FamilyAdapter, ItemSize, register
-from ecwidth.build import construct_towers_off_meta
 from ecwidth.items import PatchGrid, most_tokens_grid, video_smart_resize
 from ecwidth.families._pruning import PrunedPositions
 from ecwidth.packing import pack_deepstack
@@ -98,9 +97,6 @@ class Qwen3VLAdapter(PrunedPositions, FamilyAdapter):
     )
     items = {"image": PatchGrid(IMAGE_PIXELS), "video": Qwen3VideoPatches(VIDEO_PIXELS)}
     pruning_layout = "qwen3_vl"
-
-    def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
-        return construct_towers_off_meta(self.model_class_for(config), config, self.encoder_attributes, dtype)
 
     def deepstack_levels(self, config: Any, modality: str) -> int:
         return len(getattr(config.vision_config, "deepstack_visual_indexes", None) or ())

@@ -30,10 +30,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.build import construct_towers_off_meta
 from ecwidth.items import ItemKind, side
 
 #: The local crop size vLLM's Step3-VL processor and model hard-code, in pixels.
@@ -83,7 +81,3 @@ class Step3p7Adapter(FamilyAdapter):
         "it reads the original vision_config.width, transformers' Step3p7Model ships the same width"
     )
 
-    def construct(self, config: Any, dtype: Any) -> Any:
-        """The MoE experts are ``torch.empty`` at full size, so the model is laid out on meta; the tower is rebuilt
-        off it for its rotary tables, and the projector (a bare linear) gets storage from the build."""
-        return construct_towers_off_meta(self.model_class_for(config), config, ("vision_model",), dtype)

@@ -2,7 +2,7 @@
 
 import torch
 
-from ecwidth.adapter import ItemSize, adapter_for
+from ecwidth.adapter import ItemSize
 from ecwidth.configs import resolve_spec
 from ecwidth.measure import measure
 
