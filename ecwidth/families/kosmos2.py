@@ -16,8 +16,11 @@ returns ``flattened_patches``, so ``_process_image_input`` finds no image and
 its ``embed_multimodal`` ships nothing (read in the code, not run). For it we
 measure what transformers' model feeds its LM.
 
-Items: Kosmos-2 takes one ``image_size`` image (the CLIP position table is
-fixed to it); Kosmos-2.5 Pix2Struct-style ``flattened_patches``, each row its
+Items: Kosmos-2's profile item is one ``image_size`` image, as its processor
+makes; its minimal item is one patch, which the tower takes by interpolating
+its CLIP position table (its own ``interpolate_pos_encoding``, which the
+engine never needs): the latent queries give the same rows either way.
+Kosmos-2.5 takes Pix2Struct-style ``flattened_patches``, each row its
 (row, column) ids then ``patch_embed_hidden_size`` values, one patch minimal
 and ``max_num_patches`` (the processor pads to its ``max_patches``, 4096 by
 default) for the profile.
@@ -28,16 +31,16 @@ from __future__ import annotations
 from typing import Any
 
 from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.families._backend import BACKEND, WholeTiles
-from ecwidth.items import ItemKind
+from ecwidth.families._backend import BACKEND
+from ecwidth.items import FixedTiles, ItemKind, side
 
 
 def _latents(config: Any) -> int:
     return int(config.latent_query_num)
 
 
-class LatentQueryImage(WholeTiles):
-    """One ``image_size`` image, ``latent_query_num`` embeddings."""
+class LatentQueryImage(FixedTiles):
+    """One image (``image_size`` pixels; one patch minimal), ``latent_query_num`` embeddings."""
 
     def tokens_per_tile(self, config: Any) -> int:
         return _latents(config)
@@ -64,19 +67,28 @@ class FlattenedPatches(ItemKind):
         return _latents(config)
 
 
-@register
-class Kosmos2Adapter(FamilyAdapter):
-    model_types = ("kosmos-2",)
-    required_fields = ("latent_query_num", "vision_config.image_size", "text_config.embed_dim")
-    items = {"image": LatentQueryImage()}
-    engine = f"{BACKEND}: text_config.embed_dim via Kosmos2ImageToTextProjection"
+class LatentQueryAdapter(FamilyAdapter):
+    """What both share: the text model's width is its ``embed_dim``."""
 
     def lm_hidden_size(self, config: Any) -> int:
         return int(config.text_config.embed_dim)
 
 
 @register
-class Kosmos2_5Adapter(Kosmos2Adapter):
+class Kosmos2Adapter(LatentQueryAdapter):
+    model_types = ("kosmos-2",)
+    required_fields = ("latent_query_num", "vision_config.image_size", "text_config.embed_dim")
+    items = {"image": LatentQueryImage()}
+    engine = f"{BACKEND}: text_config.embed_dim via Kosmos2ImageToTextProjection"
+
+    def encode(self, model: Any, modality: str, item: dict[str, Any]) -> Any:
+        # An image smaller than image_size (the minimal one) needs the CLIP position table interpolated.
+        small = item["pixel_values"].shape[-1] != side(model.config.vision_config.image_size)
+        return self.pack(model, modality, model.get_image_features(**item, interpolate_pos_encoding=small))
+
+
+@register
+class Kosmos2_5Adapter(LatentQueryAdapter):
     model_types = ("kosmos-2.5",)
     required_fields = ("latent_query_num", "vision_config.max_num_patches", "text_config.embed_dim")
     items = {"image": FlattenedPatches()}

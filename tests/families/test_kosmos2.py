@@ -21,3 +21,11 @@ def test_images_ship_latent_query_num_rows_at_the_text_embed_dim(model_type):
 
 def test_kosmos_2_5_is_not_shipped_by_the_backend():
     assert "ships nothing" in adapter_for("kosmos-2.5").engine
+
+
+def test_kosmos_2_minimal_item_is_one_patch_and_ships_the_profile_item_rows():
+    raw = tiny_config("kosmos-2")
+    adapter, model = adapter_for("kosmos-2"), build_on_cpu(raw)
+    item = adapter.dummy_item(model, "image", "minimal")
+    assert item["pixel_values"].shape[-2:] == (raw["vision_config"]["patch_size"],) * 2
+    assert dummy_shapes(model, dummy="minimal") == dummy_shapes(model, dummy="profile")
