@@ -8,6 +8,8 @@ that arithmetic while every other op of the family's code runs as written:
 - ``ZeroWeightMode`` returns those known results for real: zeros of the
   shape and dtype the op gives (computed on the meta device), plus the bias.
   The packed item is equal, bit for bit, to the real encode's.
+  ``known_products`` enters it only inside the modules that hold a zero
+  weight, so the rest of the code pays no Python round trip per op.
 - ``MetaActivationMode`` runs every op that touches a weight or an
   activation on the meta device, while integer metadata (``grid_thw``,
   masks, sequence lengths) stays real on the host, so that data-dependent
@@ -68,13 +70,51 @@ def known_products(
 ) -> Iterator[ZeroWeightMode | None]:
     """Skip the products with ``model``'s zero weights for the block (``ZeroWeightMode``); ``None`` when off.
 
+    The mode is entered only while a module that holds a zero weight itself
+    runs (a linear layer, a convolution, a projector's bare weight): every
+    other op of the family's code (attention over activations, norms,
+    reshapes) goes to its kernel without a Python round trip, which was about
+    a third of a minimal encode. A product with a zero weight made outside
+    the module that holds it (a parent reading a child's weight) runs for
+    real: slower, never wrong, since the weights are real zeros.
     ``zeros`` is ``zero_storage_ptrs([model])`` where the caller has it: a walk over every parameter.
     """
     if not enabled:
         yield None
         return
-    with ZeroWeightMode(zero_storage_ptrs([model]) if zeros is None else zeros) as mode:
+    mode = ZeroWeightMode(zero_storage_ptrs([model]) if zeros is None else zeros)
+    holders = {
+        id(module)
+        for module in model.modules()
+        if any(_is_zero(param, mode.zeros) for param in module._parameters.values())
+    }
+    depth = 0  # holders nest (a projector module inside another): the mode is entered by the outermost
+
+    def enter(module: nn.Module, args: Any) -> None:
+        nonlocal depth
+        if id(module) in holders:
+            if depth == 0:
+                mode.__enter__()
+            depth += 1
+
+    def leave(module: nn.Module, args: Any, output: Any) -> None:  # also called when the forward raises
+        nonlocal depth
+        if id(module) in holders:
+            depth -= 1
+            if depth == 0:
+                mode.__exit__(None, None, None)
+
+    with _module_hooks(enter, leave):
         yield mode
+
+
+@contextmanager
+def _module_hooks(before: Callable[..., None], after: Callable[..., None]) -> Iterator[None]:
+    """Call ``before`` and ``after`` around every module call in the block (``after`` even when one raises)."""
+    from torch.nn.modules.module import register_module_forward_hook, register_module_forward_pre_hook
+
+    with register_module_forward_pre_hook(before), register_module_forward_hook(after, always_call=True):
+        yield
 
 
 def _is_zero(value: Any, zeros: frozenset[int]) -> bool:

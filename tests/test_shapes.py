@@ -93,6 +93,56 @@ def test_products_against_zero_weights_by_any_surface_are_skipped():
         assert torch.equal(r, f)
 
 
+class _Probe(nn.Module):
+    """A module without weights around one with a bare weight; each records the dispatch mode it runs under."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bare = _Bare()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        from torch.utils._python_dispatch import _get_current_dispatch_mode
+
+        self.seen = _get_current_dispatch_mode()
+        return self.bare(x.relu())
+
+
+class _Bare(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(5, 6))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        from torch.utils._python_dispatch import _get_current_dispatch_mode
+
+        self.seen = _get_current_dispatch_mode()
+        if not x.isfinite().all():
+            raise ValueError("not finite")
+        return x @ self.weight.T
+
+
+def test_the_mode_runs_only_inside_the_modules_that_hold_a_zero_weight():
+    probe = _Probe()
+    materialize(probe, CPU, torch.float32)
+    with torch.inference_mode(), known_products(probe) as mode:
+        out = probe(torch.randn(2, 6))
+    assert probe.seen is None and probe.bare.seen is mode
+    assert mode.skipped == 1 and torch.equal(out, torch.zeros(2, 5))
+
+
+def test_a_module_that_raises_inside_the_mode_leaves_no_mode_behind():
+    from torch.utils._python_dispatch import _get_current_dispatch_mode
+
+    probe = _Probe()
+    materialize(probe, CPU, torch.float32)
+    with torch.inference_mode(), known_products(probe):
+        with pytest.raises(ValueError):
+            probe(torch.full((2, 6), float("nan")))
+        assert _get_current_dispatch_mode() is None
+        probe(torch.randn(2, 6))
+    assert _get_current_dispatch_mode() is None
+
+
 def test_a_non_finite_input_runs_the_real_product_whose_nan_is_what_ships():
     layers = _zero_layers()
     x = torch.randn(2, 6)
