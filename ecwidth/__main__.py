@@ -1,5 +1,5 @@
 """``python -m ecwidth``: the ``ecwidth`` command."""
 
-from ecwidth.cli import main
+from ecwidth.cli import run
 
-raise SystemExit(main())
+raise SystemExit(run())

@@ -1,13 +1,16 @@
-"""Measure many models in one process and tabulate them.
+"""Measure many models and tabulate them.
 
 One process pays the torch/transformers import once; each model is built,
-measured and freed in turn, with its own time and peak memory recorded.
+measured and freed in turn, with its own time and peak memory recorded. On a
+CPU, ``jobs`` forked workers measure that many models at once
+(``ecwidth.workers``); the table is the same either way.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
@@ -26,6 +29,7 @@ from ecwidth.memory import peak_memory
 from ecwidth.progress import Steps
 from ecwidth.runtime import RuntimeOptions
 from ecwidth.table import WidthRow, WidthTable
+from ecwidth.workers import fork_map, usable_cores
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -95,15 +99,18 @@ def takes_options(model: Any, *, video_pruning_rate: float = 0.0) -> bool:
     return True
 
 
-def warm_up(specs: Iterable[ModelSpec], device: torch.device) -> float:
+def warm_up(specs: Iterable[ModelSpec], device: torch.device, *, start_device: bool = True) -> float:
     """Pay a process's one-time costs before the first model, and return the seconds they took.
 
     The first operation on a device starts it up (a CUDA context takes seconds),
     and the first model of a family imports its modelling code. Paid inside the
-    first model's measurement, they would read as that model's cost.
+    first model's measurement, they would read as that model's cost. Before
+    forking workers, ``start_device`` is off: they start the device
+    themselves, and a parent that has run no op leaves them no thread pool.
     """
     started = time.perf_counter()
-    torch.ones(8, 8, device=device).matmul(torch.ones(8, 8, device=device)).sum().item()
+    if start_device:
+        torch.ones(8, 8, device=device).matmul(torch.ones(8, 8, device=device)).sum().item()
     for spec in specs:
         adapter = find_adapter(spec.model_type)
         if adapter is not None:
@@ -132,6 +139,8 @@ class Survey:
     unserved: dict[str, str] = field(default_factory=dict)
     #: Seconds of one-time work before the first model (``warm_up``), which would otherwise count as its cost.
     warmup_s: float = 0.0
+    #: Worker processes that measured the models (1: this process).
+    jobs: int = 1
 
     @property
     def costs(self) -> pd.DataFrame:
@@ -139,6 +148,70 @@ class Survey:
         import pandas as pd
 
         return pd.DataFrame(self.cost_records, columns=COST_COLUMNS)
+
+
+def resolve_jobs(jobs: int | str, device: torch.device, dummy: str, models: int) -> int:
+    """How many worker processes measure ``models`` models: ``jobs``, or for ``"auto"`` one per usable core on a
+    CPU with minimal items, else 1.
+
+    A profile item can take all the cores and gigabytes on its own, so ``"auto"``
+    measures those one at a time; a CUDA context does not survive a fork.
+
+    Raises:
+        ValueError: ``jobs`` is not a positive integer or ``"auto"``, or is over 1 on a GPU.
+    """
+    if jobs == "auto":
+        return max(1, min(usable_cores(), models)) if device.type == "cpu" and dummy == "minimal" else 1
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer or 'auto', got {jobs!r}")
+    if jobs > 1 and device.type != "cpu":
+        raise ValueError(
+            f"jobs={jobs} needs the CPU: forked workers cannot share {device}'s context; pass jobs=1 (--jobs 1)"
+        )
+    return jobs
+
+
+@dataclass
+class _Measured:
+    """One model's measurement in a survey, as a worker sends it back."""
+
+    result: MeasureResult
+    cost: dict[str, Any]
+    measured_at: str
+
+
+def _here(measure_one: Callable[[str], Any], names: Sequence[str]) -> Iterator[tuple[str, Any, Exception | None]]:
+    """``fork_map``'s outcomes, in this process and in order: ecwidth's errors returned, any other raised."""
+    for name in names:
+        try:
+            yield name, measure_one(name), None
+        except EcwidthError as error:
+            yield name, None, error
+
+
+def _warnings_sent_back(measure_one: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``measure_one`` for a worker: its warnings are recorded and returned with its value, to be shown by the
+    parent, which shows each text once."""
+
+    def run(name: str) -> Any:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            value = measure_one(name)
+        return value, [(str(w.message), w.category) for w in caught]
+
+    return run
+
+
+def _in_workers(measure_one: Callable[[str], Any], names: Sequence[str], jobs: int) -> Iterator[tuple[str, Any, Exception | None]]:
+    """``fork_map`` of ``measure_one``, each worker's warnings shown here as its results come."""
+    for name, sent, error in fork_map(_warnings_sent_back(measure_one), names, jobs):
+        if sent is None:
+            yield name, None, error
+            continue
+        value, caught = sent
+        for message, category in caught:
+            warnings.warn(message, category, stacklevel=2)
+        yield name, value, None
 
 
 def survey(
@@ -150,6 +223,7 @@ def survey(
     progress: bool = True,
     video_pruning_rate: float = 0.0,
     timeout: float | None = None,
+    jobs: int | str = 1,
 ) -> Survey:
     """Measure each model (the whole catalog by default).
 
@@ -165,6 +239,12 @@ def survey(
     ``timeout`` bounds each model's building and encoding, in seconds; a model
     past it fails (``DeadlineExceeded``, naming the stage) and the others go on.
 
+    ``jobs`` worker processes measure that many models at once, forked from
+    this one (CPU only; ``"auto"``: see ``resolve_jobs``). Each model's costs
+    are its worker's. A worker that dies fails the model it was on
+    (``WorkerDied``). Leave it at 1 inside a notebook kernel, whose own
+    threads a fork does not carry.
+
     A model that fails is recorded in ``failures`` with its error, never
     silently dropped; the others are still measured.
 
@@ -172,13 +252,14 @@ def survey(
         ConfigError: A model cannot be found, or two get one name (checked before any work starts).
         UnsupportedOptionError: A named model does not take an option that is set (checked before any work
             starts), or the value is out of range.
-        ValueError: The device, dtype or timeout is out of range.
+        ValueError: The device, dtype, timeout or jobs is out of range.
     """
     options = RuntimeOptions(video_pruning_rate=video_pruning_rate)
     if timeout is not None:
         timeout = check_timeout(timeout)
     torch_device = resolve_device(device)
     named = name_models(catalog_names() if models is None else models)
+    jobs = resolve_jobs(jobs, torch_device, dummy, len(named))
     failures: dict[str, str] = {}
     specs: dict[str, ModelSpec] = {}
     for name, model in named.items():  # each config is read once, here
@@ -193,42 +274,53 @@ def survey(
     elif options.set_options():
         for spec in specs.values():
             check_options(spec, video_pruning_rate=video_pruning_rate)
-    rows: list[WidthRow] = []
-    costs: list[dict[str, object]] = []
-    unserved: dict[str, str] = {}
-    warmup_s = warm_up((specs[name] for name in named if name in specs), torch_device)
+    measured = [name for name in named if name in specs]
+    parallel = jobs > 1 and len(measured) > 1
+    warmup_s = warm_up((specs[name] for name in measured), torch_device, start_device=not parallel)
+    threads = max(1, usable_cores() // jobs)
+
+    def measure_one(name: str) -> _Measured:
+        if parallel:
+            torch.set_num_threads(threads)  # the workers share the cores
+        started = time.perf_counter()
+        with peak_memory(torch_device) as peak:
+            result = measure(
+                specs[name], device=torch_device, dtype=dtype, dummy=dummy,
+                video_pruning_rate=video_pruning_rate, timeout=timeout, progress=progress and not parallel,
+            )  # fmt: skip
+        cost = {
+            "model": name,
+            "build_s": result.build_s,
+            "encode_s": result.encode_s,
+            "total_s": time.perf_counter() - started,
+            "peak_rss_bytes": peak.rss_bytes,
+            "start_rss_bytes": peak.start_rss_bytes,
+            "peak_cuda_bytes": peak.cuda_bytes,
+            "start_cuda_bytes": peak.start_cuda_bytes,
+        }
+        return _Measured(result, cost, datetime.now(timezone.utc).isoformat(timespec="seconds"))
+
+    done: dict[str, _Measured] = {}
+    outcomes = _in_workers(measure_one, measured, jobs) if parallel else _here(measure_one, measured)
     with Steps(len(named), "ecwidth survey", enabled=progress) as steps:
         for name in named:
             if name not in specs:
                 steps.done(name, "failed")
-                continue
-            started = time.perf_counter()
-            try:
-                with peak_memory(torch_device) as peak:
-                    result = measure(
-                        specs[name], device=torch_device, dtype=dtype, dummy=dummy,
-                        video_pruning_rate=video_pruning_rate, timeout=timeout, progress=progress,
-                    )  # fmt: skip
-            except EcwidthError as error:
+        for name, outcome, error in outcomes:
+            if error is not None:
+                if not isinstance(error, EcwidthError):
+                    raise error
                 failures[name] = str(error)
                 steps.done(name, "failed")
                 continue
-            measured_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
-            rows.extend(rows_from_result(result, measured_at=measured_at))
-            unserved.update({f"{name} {modality}": why for modality, why in result.unserved.items()})
-            total_s = time.perf_counter() - started
-            costs.append(
-                {
-                    "model": name,
-                    "build_s": result.build_s,
-                    "encode_s": result.encode_s,
-                    "total_s": total_s,
-                    "peak_rss_bytes": peak.rss_bytes,
-                    "start_rss_bytes": peak.start_rss_bytes,
-                    "peak_cuda_bytes": peak.cuda_bytes,
-                    "start_cuda_bytes": peak.start_cuda_bytes,
-                }
-            )
-            steps.done(name, f"{total_s:.1f} s")
-    return Survey(WidthTable(rows), costs, failures, skipped, unserved, warmup_s=warmup_s)
-
+            done[name] = outcome
+            steps.done(name, f"{outcome.cost['total_s']:.1f} s")
+    rows: list[WidthRow] = []
+    unserved: dict[str, str] = {}
+    for name in measured:  # the models' order, whichever worker ended first
+        if name in done:
+            rows.extend(rows_from_result(done[name].result, measured_at=done[name].measured_at))
+            unserved.update({f"{name} {modality}": why for modality, why in done[name].result.unserved.items()})
+    costs = [done[name].cost for name in measured if name in done]
+    failures = {name: failures[name] for name in named if name in failures}
+    return Survey(WidthTable(rows), costs, failures, skipped, unserved, warmup_s=warmup_s, jobs=jobs)

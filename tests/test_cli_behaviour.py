@@ -49,6 +49,30 @@ def test_survey_into_a_file_path_says_it_wants_a_folder(tmp_path, capsys, output
     assert not (tmp_path / output).exists()
 
 
+@pytest.mark.parametrize("jobs", ["0", "-2", "two", "1.5"])
+def test_survey_jobs_that_are_no_positive_count_are_a_one_line_usage_error(tmp_path, capsys, jobs):
+    with pytest.raises(SystemExit) as exit_:
+        main(["survey", "--models", "qwen3-vl-2b-instruct", "-o", str(tmp_path / "out"), "--jobs", jobs])
+    assert exit_.value.code == 2
+    assert "--jobs: expected a positive integer or 'auto'" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_survey_in_two_workers_says_so_and_writes_the_same_table(tmp_path, capsys):
+    configs = []
+    for model_type in ("qwen3_vl", "llava"):
+        configs.append(tmp_path / f"tiny-{model_type}.json")
+        configs[-1].write_text(json.dumps(tiny_config(model_type)))
+    tables = {}
+    for jobs in ("1", "2"):
+        argv = ["survey", "--models", *map(str, configs), "-o", str(tmp_path / jobs), "--device", "cpu", "--json"]
+        assert main([*argv, "--jobs", jobs]) == 0
+        captured = capsys.readouterr()
+        tables[jobs] = [(r["model"], r["modality"], r["encoder_width"]) for r in json.loads(captured.out)["rows"]]
+        assert ("across 2 worker processes" in captured.err) == (jobs == "2")
+    assert tables["1"] == tables["2"] and len(tables["1"]) == 3
+
+
 def test_survey_prints_only_the_table_on_stdout(tmp_path, capsys):
     config = tmp_path / "tiny-qwen3-vl.json"
     config.write_text(json.dumps(tiny_config("qwen3_vl")))
