@@ -64,7 +64,8 @@ linearly).
 subprocess, as a new user runs it (interpreter start and imports included),
 and samples that process's RSS every 10 ms for its peak (the survey resets
 its own high-water mark per model, so the kernel's final figure would read
-low).
+low). It runs three times with the default ``--jobs`` and three with
+``--jobs 1``, interleaved, and keeps the median run of each.
 
 Usage::
 
@@ -504,7 +505,13 @@ def _wall(command: list[str], repeats: int) -> float:
 
 
 def import_floor(repeats: int = 3) -> dict[str, Any]:
-    """What any measuring process pays first: torch, transformers and the first catalog model's class."""
+    """What any measuring process pays first: torch, transformers and the first catalog model's class.
+
+    Also the same process with the collector frozen before it exits, as the
+    ``ecwidth`` command leaves (``ecwidth.cli.run``): the floor as the issue
+    states it pays the interpreter's last walk over torch's objects, which the
+    survey does not, so both ratios are reported.
+    """
     from ecwidth.adapter import adapter_for
     from ecwidth.catalog import catalog_names
     from ecwidth.configs import resolve_spec
@@ -512,7 +519,13 @@ def import_floor(repeats: int = 3) -> dict[str, Any]:
     spec = resolve_spec(catalog_names()[0])
     model_class = adapter_for(spec.model_type).model_class_for(spec.config)
     code = f"import torch, transformers; transformers.{model_class}"
-    return {"command": f"python -c {code!r}", "wall_s": _wall([sys.executable, "-c", code], repeats)}
+    frozen = f"{code}; import gc; gc.freeze()"
+    return {
+        "command": f"python -c {code!r}",
+        "wall_s": _wall([sys.executable, "-c", code], repeats),
+        "frozen_exit_command": f"python -c {frozen!r}",
+        "frozen_exit_wall_s": _wall([sys.executable, "-c", frozen], repeats),
+    }
 
 
 def lookup_cost(repeats: int = 5) -> dict[str, Any]:
@@ -536,13 +549,27 @@ def _sample_rss(pid: int, peak: list[int], done: threading.Event) -> None:
         done.wait(0.01)
 
 
-def time_survey(device: str, dtype: str, command: list[str] | None = None) -> dict[str, Any]:
-    """Wall time and peak RSS of ``ecwidth survey`` over the catalog (or ``command``) in a fresh process."""
+def time_surveys(device: str, dtype: str, repeats: int = 3) -> dict[str, Any]:
+    """``time_survey`` ``repeats`` times with the default ``--jobs`` and once with ``--jobs 1``, interleaved;
+    the median run by wall time, with every wall time and the one-process run."""
+    runs, alone = [], []
+    for _ in range(repeats):
+        runs.append(time_survey(device, dtype))
+        alone.append(time_survey(device, dtype, jobs=1))
+    median = sorted(runs, key=lambda run: run["wall_s"])[len(runs) // 2]
+    one_process = sorted(alone, key=lambda run: run["wall_s"])[len(alone) // 2]
+    return {**median, "walls_s": [run["wall_s"] for run in runs], "one_process": one_process}
+
+
+def time_survey(device: str, dtype: str, command: list[str] | None = None, jobs: int | None = None) -> dict[str, Any]:
+    """Wall time and peak RSS of ``ecwidth survey`` over the catalog (or ``command``) in a fresh process;
+    ``jobs`` passes ``--jobs`` (``None``: the default)."""
     with tempfile.TemporaryDirectory() as folder:
         if command is None:
             script = Path(sys.executable).with_name("ecwidth")
             command = [str(script)] if script.exists() else [sys.executable, "-m", "ecwidth"]
             command += ["survey", "--device", device, "--dtype", dtype, "-o", folder]
+            command += [] if jobs is None else ["--jobs", str(jobs)]
         shown = " ".join(command).replace(folder, "DIR").replace(f"{Path(sys.executable).parent}/", "")
         env = dict(os.environ, HF_HUB_OFFLINE="1")
         out_path, err_path = Path(folder, "stdout.txt"), Path(folder, "stderr.txt")
@@ -559,6 +586,7 @@ def time_survey(device: str, dtype: str, command: list[str] | None = None) -> di
             sampler.join()
         stderr = err_path.read_text()
     summary = re.search(r"(\d+) model\(s\) in ([\d.]+) s of measuring", stderr)  # status goes to stderr
+    workers = re.search(r"across (\d+) worker processes", stderr)
     return {
         "command": shown,
         "wall_s": wall_s,
@@ -566,6 +594,7 @@ def time_survey(device: str, dtype: str, command: list[str] | None = None) -> di
         "returncode": process.returncode,
         "models_measured": int(summary.group(1)) if summary else None,
         "measuring_s": float(summary.group(2)) if summary else None,
+        "jobs": int(workers.group(1)) if workers else 1,
         "errors": [line for line in stderr.splitlines() if line.startswith("ecwidth: error")],
         "device": device,
         "dtype": dtype,
@@ -678,8 +707,14 @@ def print_report(report: dict[str, Any]) -> None:
               f"{ {m: round(t, 3) for m, t in meta['per_item_s'].items()} } s per item{fell}")  # fmt: skip
     floor, lookup, catalog = report.get("import_floor"), report.get("lookup"), report.get("catalog")
     if floor and survey:
-        print(f"import floor ({floor['command']}): {floor['wall_s']:.2f} s; survey / floor "
-              f"{survey['wall_s'] / floor['wall_s']:.2f}")  # fmt: skip
+        one = survey.get("one_process")
+        print(f"import floor ({floor['command']}): {floor['wall_s']:.2f} s; survey ({survey['jobs']} worker(s), "
+              f"median of {survey['walls_s']}) / floor {survey['wall_s'] / floor['wall_s']:.2f}")  # fmt: skip
+        if "frozen_exit_wall_s" in floor:
+            print(f"  against the floor with the collector frozen at exit, as the command exits "
+                  f"({floor['frozen_exit_wall_s']:.2f} s): {survey['wall_s'] / floor['frozen_exit_wall_s']:.2f}")
+        if one:
+            print(f"  --jobs 1 (one process): {one['wall_s']:.2f} s, {one['wall_s'] / floor['wall_s']:.2f} x the floor")
     if lookup:
         print(f"{lookup['command']}: {lookup['wall_s'] * 1e3:.0f} ms; python -c pass {lookup['python_pass_s'] * 1e3:.0f} ms;"
               f" ratio {lookup['ratio']:.2f}")  # fmt: skip
@@ -724,7 +759,7 @@ def run(args: argparse.Namespace) -> int:
     compileall.compile_dir(ROOT / "ecwidth", quiet=1)
     if args.survey:
         log("timing `ecwidth survey` over the catalog in a fresh process, and the import floor")
-        survey = time_survey(args.device, args.dtype)
+        survey = time_surveys(args.device, args.dtype)
         floors["import_floor"] = import_floor()
     log("timing `ecwidth lookup` against `python -c pass`")
     floors["lookup"] = lookup_cost()

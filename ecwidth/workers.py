@@ -117,10 +117,15 @@ def _how_it_ended(exitcode: int | None) -> str:
 
 
 def _end(workers: dict[Connection, tuple[multiprocessing.Process, list[Any]]]) -> None:
-    """End the workers still on an item (the parent is leaving early) and reap them all; the others were told to stop."""
+    """End the workers still on an item (the parent is leaving early), tell the idle ones to stop, reap them all."""
     for connection, (process, running) in workers.items():
         if running and process.is_alive():
             process.terminate()
+        else:
+            try:
+                connection.send(None)
+            except OSError:  # it has stopped already
+                pass
         connection.close()
     for process, _ in workers.values():
         process.join(timeout=5)
