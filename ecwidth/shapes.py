@@ -165,6 +165,12 @@ _LAYERS = {
 }
 
 
+#: The result layouts ``ZeroWeightMode`` has computed, by op and operand layouts (meta tensors: no storage).
+_PRODUCT_LAYOUTS: dict[tuple, torch.Tensor] = {}
+#: Past this many, the layouts are forgotten and computed again: a bound, never reached by a survey.
+_MAX_LAYOUTS = 65536
+
+
 class ZeroWeightMode(TorchDispatchMode):
     """Return the known result of a product with a zero weight; run every other op as written.
 
@@ -177,7 +183,6 @@ class ZeroWeightMode(TorchDispatchMode):
     def __init__(self, zeros: frozenset[int]) -> None:
         super().__init__()
         self.zeros = zeros
-        self._shapes: dict[tuple, torch.Tensor] = {}
         #: products answered without their arithmetic, for benchmarks and tests.
         self.skipped = 0
 
@@ -187,11 +192,14 @@ class ZeroWeightMode(TorchDispatchMode):
         return func(*args, **kwargs) if known is None else known
 
     def _meta_result(self, func: Callable, args: tuple, kwargs: dict) -> torch.Tensor:
-        """The op's result on the meta device, once per signature: a tower repeats each layer's shapes."""
+        """The op's result on the meta device, once per signature in the process: a tower repeats each layer's
+        shapes, and catalog models share towers. Meta kernels are Python (``addmm``'s is a decomposition)."""
         key = (func, tuple(kwargs), *map(_signature, tree_leaves((args, kwargs))))
-        if key not in self._shapes:
-            self._shapes[key] = func(*tree_map(_to_meta, args), **tree_map(_to_meta, kwargs))
-        return self._shapes[key]
+        if key not in _PRODUCT_LAYOUTS:
+            if len(_PRODUCT_LAYOUTS) >= _MAX_LAYOUTS:
+                _PRODUCT_LAYOUTS.clear()
+            _PRODUCT_LAYOUTS[key] = func(*tree_map(_to_meta, args), **tree_map(_to_meta, kwargs))
+        return _PRODUCT_LAYOUTS[key]
 
     def _known(self, func: Callable, args: tuple, kwargs: dict) -> torch.Tensor | None:
         """The op's result without its arithmetic, or ``None`` where it must run."""
