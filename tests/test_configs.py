@@ -30,3 +30,32 @@ def test_anything_else_is_a_config_error_that_lists_what_works():
         resolve_spec(42)
     with pytest.raises(ConfigError, match="no catalog model named"):
         resolve_spec("qwen3-vl-8b-instruc")
+
+
+def test_reading_a_config_serializes_none_of_its_sub_configs(monkeypatch):
+    import transformers
+
+    from tiny_configs import tiny_config
+
+    serialized = []
+    original = transformers.PretrainedConfig.to_json_string
+
+    def counted(config, *args, **kwargs):
+        serialized.append(config)
+        return original(config, *args, **kwargs)
+
+    monkeypatch.setattr(transformers.PretrainedConfig, "to_json_string", counted)
+    spec = resolve_spec(tiny_config("qwen3_omni_moe"))  # thinker, talker and code-to-wave sub-configs, nested
+    assert serialized == []
+    assert repr(spec.config).startswith("Qwen3OmniMoeConfig {")  # the repr is transformers' own again
+
+
+def test_a_rejected_sub_config_value_is_still_a_config_error_and_the_repr_comes_back():
+    import transformers
+
+    from tiny_configs import tiny_config
+
+    raw = tiny_config("llava")
+    with pytest.raises(ConfigError, match="transformers rejects"):
+        resolve_spec({**raw, "vision_config": {**raw["vision_config"], "hidden_act": 7}})
+    assert repr(transformers.LlavaConfig()).startswith("LlavaConfig {")
