@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
@@ -180,8 +181,21 @@ class _Measured:
     measured_at: str
 
 
+@contextmanager
+def _outcomes(
+    measure_one: Callable[[str], Any], names: Sequence[str], jobs: int
+) -> Iterator[Iterator[tuple[str, Any, Exception | None]]]:
+    """``(name, measure_one(name), None)`` or ``(name, None, error)`` for each name: in ``jobs`` forked workers
+    (``fork_map``), their warnings shown here; with one job, in this process and in order, ecwidth's errors
+    returned and any other raised."""
+    if jobs == 1:
+        yield _here(measure_one, names)
+        return
+    with fork_map(_warnings_sent_back(measure_one), names, jobs) as outcomes:
+        yield _warnings_shown(outcomes)
+
+
 def _here(measure_one: Callable[[str], Any], names: Sequence[str]) -> Iterator[tuple[str, Any, Exception | None]]:
-    """``fork_map``'s outcomes, in this process and in order: ecwidth's errors returned, any other raised."""
     for name in names:
         try:
             yield name, measure_one(name), None
@@ -202,9 +216,9 @@ def _warnings_sent_back(measure_one: Callable[[str], Any]) -> Callable[[str], An
     return run
 
 
-def _in_workers(measure_one: Callable[[str], Any], names: Sequence[str], jobs: int) -> Iterator[tuple[str, Any, Exception | None]]:
-    """``fork_map`` of ``measure_one``, each worker's warnings shown here as its results come."""
-    for name, sent, error in fork_map(_warnings_sent_back(measure_one), names, jobs):
+def _warnings_shown(outcomes: Iterator[tuple[str, Any, Exception | None]]) -> Iterator[tuple[str, Any, Exception | None]]:
+    """The outcomes of ``_warnings_sent_back``, each one's warnings warned again here as it comes."""
+    for name, sent, error in outcomes:
         if sent is None:
             yield name, None, error
             continue
@@ -301,8 +315,10 @@ def survey(
         return _Measured(result, cost, datetime.now(timezone.utc).isoformat(timespec="seconds"))
 
     done: dict[str, _Measured] = {}
-    outcomes = _in_workers(measure_one, measured, jobs) if parallel else _here(measure_one, measured)
-    with Steps(len(named), "ecwidth survey", enabled=progress) as steps:
+    with (
+        _outcomes(measure_one, measured, jobs if parallel else 1) as outcomes,  # the workers are forked here,
+        Steps(len(named), "ecwidth survey", enabled=progress) as steps,  # before a bar starts its thread
+    ):
         for name in named:
             if name not in specs:
                 steps.done(name, "failed")

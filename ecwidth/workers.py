@@ -16,6 +16,7 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
@@ -58,11 +59,17 @@ def _next(connection: Connection) -> Any:
         return None
 
 
-def fork_map(function: Callable[[Item], Any], items: Sequence[Item], jobs: int) -> Iterator[tuple[Item, Any, Exception | None]]:
-    """``(item, function(item), None)`` for each item, in the order they end, run by ``jobs`` forked workers;
-    ``(item, None, error)`` where ``function`` raised ``error``, or its worker died (``WorkerDied``).
+@contextmanager
+def fork_map(
+    function: Callable[[Item], Any], items: Sequence[Item], jobs: int
+) -> Iterator[Iterator[tuple[Item, Any, Exception | None]]]:
+    """Fork ``jobs`` workers for the block, which gets ``(item, function(item), None)`` for each item in the
+    order they end; ``(item, None, error)`` where ``function`` raised ``error``, or its worker died
+    (``WorkerDied``). Every worker is ended when the block ends, however it ends.
 
-    ``function`` need not pickle (the workers are forked with it); its values and errors must.
+    The workers are forked on entering the block, before the caller starts any
+    thread of its own (a progress bar's). ``function`` need not pickle (the
+    workers are forked with it); its values and errors must.
     """
     context = multiprocessing.get_context("fork")
     pending = list(reversed(items))
@@ -70,25 +77,30 @@ def fork_map(function: Callable[[Item], Any], items: Sequence[Item], jobs: int) 
     try:
         for _ in range(max(1, min(jobs, len(items)))):
             _start(context, function, workers, pending)
-        while busy := [connection for connection, (_, running) in workers.items() if running]:
-            for connection in wait(busy):
-                process, running = workers[connection]
-                try:
-                    value, error = connection.recv()
-                except EOFError:
-                    process.join()
-                    del workers[connection]
-                    yield running.pop(), None, WorkerDied(
-                        f"the worker process measuring it ended ({_how_it_ended(process.exitcode)}) before it "
-                        "returned; run it alone (jobs=1, --jobs 1) to see its own error"
-                    )
-                    if pending:  # the others still run: a new worker takes this one's place
-                        _start(context, function, workers, pending)
-                    continue
-                yield running.pop(), value, error
-                _hand_out(connection, running, pending)
+        yield _outcomes(context, function, workers, pending)
     finally:
         _end(workers)
+
+
+def _outcomes(context: Any, function: Callable[[Any], Any], workers: dict, pending: list[Any]) -> Iterator[tuple]:
+    """``fork_map``'s outcomes as the workers send them, handing each worker its next item."""
+    while busy := [connection for connection, (_, running) in workers.items() if running]:
+        for connection in wait(busy):
+            process, running = workers[connection]
+            try:
+                value, error = connection.recv()
+            except EOFError:
+                process.join()
+                del workers[connection]
+                yield running.pop(), None, WorkerDied(
+                    f"the worker process measuring it ended ({_how_it_ended(process.exitcode)}) before it "
+                    "returned; run it alone (jobs=1, --jobs 1) to see its own error"
+                )
+                if pending:  # the others still run: a new worker takes this one's place
+                    _start(context, function, workers, pending)
+                continue
+            yield running.pop(), value, error
+            _hand_out(connection, running, pending)
 
 
 def _start(context: Any, function: Callable[[Any], Any], workers: dict, pending: list[Any]) -> None:

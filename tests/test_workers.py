@@ -26,7 +26,8 @@ def _doubled_unless(item: int) -> int:
 
 
 def test_every_item_comes_back_with_its_value_its_error_or_its_dead_worker():
-    outcomes = {item: (value, error) for item, value, error in fork_map(_doubled_unless, list(range(12)), 2)}
+    with fork_map(_doubled_unless, list(range(12)), 2) as results:
+        outcomes = {item: (value, error) for item, value, error in results}
     assert sorted(outcomes) == list(range(12))
     assert isinstance(outcomes[3][1], WorkerDied) and "SIGKILL" in str(outcomes[3][1])
     assert isinstance(outcomes[5][1], ValueError) and str(outcomes[5][1]) == "five"
@@ -35,18 +36,20 @@ def test_every_item_comes_back_with_its_value_its_error_or_its_dead_worker():
 
 def test_the_items_run_in_other_processes_at_once():
     started = time.perf_counter()
-    pids = {pid for _, pid, _ in fork_map(lambda seconds: time.sleep(seconds) or os.getpid(), [0.5] * 4, 4)}
+    with fork_map(lambda seconds: time.sleep(seconds) or os.getpid(), [0.5] * 4, 4) as results:
+        pids = {pid for _, pid, _ in results}
     assert os.getpid() not in pids and len(pids) == 4
     assert time.perf_counter() - started < 1.5  # 2 s one after another
 
 
 def test_leaving_early_ends_every_worker():
     before = set(_child_processes())  # what other tests left running is not this test's business
-    outcomes = fork_map(lambda seconds: time.sleep(seconds) or os.getpid(), [0.0, 30.0, 30.0], 3)
-    next(outcomes)
-    assert len(set(_child_processes()) - before) == 3
-    started = time.perf_counter()
-    outcomes.close()  # what an interrupt or an error in the parent does to the loop
+    with pytest.raises(KeyboardInterrupt):
+        with fork_map(lambda seconds: time.sleep(seconds) or os.getpid(), [0.0, 30.0, 30.0], 3) as results:
+            next(results)
+            assert len(set(_child_processes()) - before) == 3
+            started = time.perf_counter()
+            raise KeyboardInterrupt  # Ctrl-C in the parent, with two workers busy and one idle
     assert set(_child_processes()) <= before and time.perf_counter() - started < 5
 
 
