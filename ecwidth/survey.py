@@ -8,6 +8,7 @@ CPU, ``jobs`` forked workers measure that many models at once
 
 from __future__ import annotations
 
+import pickle
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -211,9 +212,18 @@ def _warnings_sent_back(measure_one: Callable[[str], Any]) -> Callable[[str], An
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             value = measure_one(name)
-        return value, [(str(w.message), w.category) for w in caught]
+        return value, [(str(w.message), _sendable(w.category)) for w in caught]
 
     return run
+
+
+def _sendable(category: type[Warning]) -> type[Warning]:
+    """``category``, where it can be sent to another process (a class made at run time cannot): else ``UserWarning``."""
+    try:
+        pickle.dumps(category)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return UserWarning
+    return category
 
 
 def _warnings_shown(outcomes: Iterator[tuple[str, Any, Exception | None]]) -> Iterator[tuple[str, Any, Exception | None]]:

@@ -100,6 +100,23 @@ def test_a_worker_s_warnings_are_shown_by_the_parent():
     assert any("auto_map" in str(w.message) for w in caught)
 
 
+def test_a_warning_whose_category_cannot_cross_processes_arrives_as_a_user_warning(monkeypatch):
+    adapter = adapter_for("llava")
+    encode = adapter.encode
+    made_here = type("MadeAtRunTime", (UserWarning,), {})  # pickles by name, and has none
+
+    def warns(model, modality, item):
+        warnings.warn("a note from the tower", made_here)
+        return encode(model, modality, item)
+
+    monkeypatch.setattr(adapter, "encode", warns)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = survey({"a": tiny_config("llava"), "b": tiny_config("qwen3_vl")}, device="cpu", progress=False, jobs=2)
+    assert not result.failures and len(result.cost_records) == 2
+    assert [w.category for w in caught if str(w.message) == "a note from the tower"] == [UserWarning]
+
+
 @pytest.mark.parametrize(
     ("jobs", "device", "dummy", "models", "expected"),
     [
