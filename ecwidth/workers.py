@@ -47,6 +47,8 @@ def _serve(function: Callable[[Any], Any], connection: Connection) -> None:
             outcome = (None, error)
         try:
             connection.send(outcome)
+        except OSError:  # the parent has gone: nobody is left to answer
+            return
         except Exception as error:  # the value or the error does not pickle: say what it was
             connection.send((None, RuntimeError(f"the worker's result could not be sent back: {error!r}")))
 

@@ -149,3 +149,10 @@ def test_a_bad_jobs_value_is_refused_before_any_config_is_read(monkeypatch):
     monkeypatch.setattr("ecwidth.survey.resolve_spec", unread)
     with pytest.raises(ValueError, match="positive integer"):
         survey({"a": tiny_config("llava")}, device="cpu", progress=False, jobs=0)
+
+
+def test_a_value_that_does_not_pickle_comes_back_as_an_error_naming_it():
+    with fork_map(lambda item: (lambda: item), [1, 2], 2) as results:  # a closure pickles by name, and has none
+        outcomes = list(results)
+    assert sorted(item for item, _, _ in outcomes) == [1, 2]
+    assert all(value is None and "could not be sent back" in str(error) for _, value, error in outcomes)
