@@ -83,6 +83,23 @@ ARCHITECTURES = {
     "glmasr": "GlmAsrForConditionalGeneration",
     "granite_speech": "GraniteSpeechForConditionalGeneration",
     "minicpmv4_6": "MiniCPMV4_6ForConditionalGeneration",
+    "minicpmv4_7": "MiniCPMV4_7ForConditionalGeneration",
+    "qwen3_5": "Qwen3_5ForConditionalGeneration",
+    "qwen3_5_moe": "Qwen3_5MoeForConditionalGeneration",
+    "qwen4_exp": "Qwen4ExpForConditionalGeneration",
+    "cosmos3_omni": "Cosmos3ForConditionalGeneration",
+    "cosmos3_edge": "Cosmos3EdgeForConditionalGeneration",
+    "glm_ocr": "GlmOcrForConditionalGeneration",
+    "glm5_next": "Glm5NextForConditionalGeneration",
+    "hyperclovax_vision_v2": "HCXVisionV2ForCausalLM",
+    "minimax_m3_vl": "MiniMaxM3SparseForConditionalGeneration",
+    "shieldgemma2": "Gemma3ForConditionalGeneration",
+    "granite_speech_plus": "GraniteSpeechPlusForConditionalGeneration",
+    "diffusion_gemma": "DiffusionGemmaForBlockDiffusion",
+    "gemma4_unified": "Gemma4UnifiedForConditionalGeneration",
+    "llava_next_video": "LlavaNextVideoForConditionalGeneration",
+    "qianfan_ocr": "QianfanOCRForConditionalGeneration",
+    "nemotron_h_omni": "NemotronH_Omni_Reasoning_V3",
 }
 
 #: Language-model fields vLLM's classes need that a tiny config leaves out or sets in a way they refuse.
@@ -93,6 +110,7 @@ LM_ONLY_CHANGES: dict[str, dict[str, Any]] = {
     # vLLM refuses a max_model_len (1024) above the LM's max_position_embeddings (64 in these tiny configs).
     "internvl": {"text_config": {"max_position_embeddings": 1024}},
     "minicpmv4_6": {"text_config": {"max_position_embeddings": 1024}},
+    "minicpmv4_7": {"text_config": {"max_position_embeddings": 1024}},
     # The same CPU MoE kernel; Llama 4's width is the LM's hidden size (40), so its two layers go dense instead.
     "llama4": {"text_config": {"interleave_moe_layer_step": 3}},
     # vLLM's GLM-4 MoE layer reads use_qk_norm; the CPU MoE kernel's hidden size of 64 leaves the width alone
@@ -108,6 +126,20 @@ LM_ONLY_CHANGES: dict[str, dict[str, Any]] = {
     # vLLM's LFM2 layers read the conv_* and block_* fields published configs carry, at the hidden size.
     "lfm2_vl": {"text_config": {"conv_dim": 40, "conv_L_cache": 3, "block_dim": 40, "block_multiple_of": 16,
                                 "block_auto_adjust_ff_dim": False, "block_ffn_dim_multiplier": 1.0}},  # fmt: skip
+    # transformers 5.19's Qwen4-Exp leaves output_gate_type None (it falls back to hidden_act); vLLM's GDN layer
+    # asserts a named gate.
+    # and the same CPU MoE kernel as Qwen3-VL-MoE (every layer is MoE here).
+    "qwen4_exp": {"text_config": {"output_gate_type": "silu", "hidden_size": 64, "head_dim": 32,
+                                  "moe_intermediate_size": 32, "shared_expert_intermediate_size": 32}},  # fmt: skip
+    # vLLM's GLM-5-Next reads mhc, mla_use_nope, topk_method, scoring_func and indexer_rope_interleave, which
+    # transformers 5.19's Glm5NextTextConfig does not define; hyper-connections (mhc) off, as vLLM's CPU lacks
+    # their kernels; no rope dims (qk_rope_head_dim 0) means no-PE attention; its one layer made linear (KDA),
+    # since vLLM has no CPU backend for the sparse (indexed) attention.
+    "glm5_next": {"text_config": {"mhc": False, "mla_use_nope": True, "topk_method": "noaux_tc",
+                                  "scoring_func": "sigmoid", "indexer_rope_interleave": False,
+                                  "layer_types": ["linear_attention"]}},  # fmt: skip
+    "qwen3_5_moe": {"text_config": {"hidden_size": 64, "head_dim": 32, "moe_intermediate_size": 32,
+                                    "shared_expert_intermediate_size": 32}},  # fmt: skip
 }
 
 
@@ -139,6 +171,9 @@ def vllm_model(folder: Path) -> tuple[Any, torch.nn.Module]:
     config = EngineArgs(
         model=str(folder), load_format="dummy", skip_tokenizer_init=True, enforce_eager=True,
         dtype="float32", max_model_len=1024,
+        # No KV cache is used here; and on a CPU an MLA model with linear-attention layers (GLM-5-Next) has prefix
+        # caching turned off after its mamba block size was set for it, which vLLM's config check then refuses.
+        enable_prefix_caching=False,
     ).create_engine_config()  # fmt: skip
     with set_current_vllm_config(config):
         if parallel_state.model_parallel_is_initialized():  # an MoE model needs groups the others do not make
@@ -174,6 +209,13 @@ def _patches(config: dict[str, Any], video: bool = False) -> dict[str, torch.Ten
                                                                                  "image_grid_thw": grid}
 
 
+def _siglip2_patches(config: dict[str, Any], video: bool = False) -> dict[str, torch.Tensor]:
+    patch = config["vision_config"]["patch_size"]  # SigLIP2 patches of one frame, no temporal patch
+    pixels, grid = torch.randn(16, 3 * patch * patch), torch.tensor([[1, 4, 4]])
+    return {"pixel_values_videos": pixels, "video_grid_thw": grid} if video else {"pixel_values": pixels,
+                                                                                 "image_grid_thw": grid}
+
+
 def _tile(config: dict[str, Any]) -> torch.Tensor:
     side = config["vision_config"]["image_size"]
     return torch.randn(1, 3, side, side)
@@ -181,6 +223,10 @@ def _tile(config: dict[str, Any]) -> torch.Tensor:
 
 def qwen_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
     return {"image": _patches(config), "video": _patches(config, video=True)}
+
+
+def siglip2_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    return {"image": _siglip2_patches(config), "video": _siglip2_patches(config, video=True)}
 
 
 def patch_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
@@ -303,7 +349,10 @@ ITEMS = {
     "qwen2_5_omni": omni_items, "qwen3_omni_moe": omni_items, "gemma4": gemma4_items,
     "cohere_compass": patch_items, "kimi_k25": kimi_k25_items, "granite4_vision": anyres_items,
     "minicpmv4_6": minicpmv_items, "audioflamingo3": whisper_chunk_items, "glmasr": whisper_chunk_items,
-    "granite_speech": granite_speech_items,
+    "granite_speech": granite_speech_items, "minicpmv4_7": minicpmv_items, "qwen3_5": qwen_items,
+    "qwen3_5_moe": qwen_items, "qwen4_exp": qwen_items, "cosmos3_omni": qwen_items, "cosmos3_edge": siglip2_items,
+    "glm_ocr": qwen_items, "glm5_next": qwen_items, "hyperclovax_vision_v2": qwen_items,
+    "minimax_m3_vl": qwen_items, "shieldgemma2": gemma3_items, "granite_speech_plus": granite_speech_items,
 }  # fmt: skip
 
 
