@@ -45,6 +45,22 @@ from vllm import _custom_ops  # noqa: E402
 _onednn_mm = _custom_ops.onednn_mm
 _custom_ops.onednn_mm = lambda handler, x, bias: _onednn_mm(handler, x.contiguous(), bias)
 
+
+def _q_kv_rmsnorm(q: torch.Tensor, kv: torch.Tensor, q_weight: torch.Tensor, kv_weight: torch.Tensor,
+                  eps: float) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
+    """Row-wise RMSNorm of ``q`` and ``kv``, in float32, as vLLM's fused Triton kernel computes it."""
+    def norm(x: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+        x32 = x.float()
+        return (x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + eps) * weight.float()).to(x.dtype)
+
+    return norm(q, q_weight), norm(kv, kv_weight)
+
+
+# GLM-5-Next's vision attention calls that Triton kernel, which has no CPU backend; the same norm stands in.
+from vllm.models.glm5next.common import multimodal as _glm5next_multimodal  # noqa: E402
+
+_glm5next_multimodal.fused_q_kv_rmsnorm = _q_kv_rmsnorm
+
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "tiny"
 WORK = ROOT / "build" / "vllm_live"
@@ -111,6 +127,7 @@ LM_ONLY_CHANGES: dict[str, dict[str, Any]] = {
     "internvl": {"text_config": {"max_position_embeddings": 1024}},
     "minicpmv4_6": {"text_config": {"max_position_embeddings": 1024}},
     "minicpmv4_7": {"text_config": {"max_position_embeddings": 1024}},
+    "llava_next_video": {"text_config": {"max_position_embeddings": 1024}},
     # The same CPU MoE kernel; Llama 4's width is the LM's hidden size (40), so its two layers go dense instead.
     "llama4": {"text_config": {"interleave_moe_layer_step": 3}},
     # vLLM's GLM-4 MoE layer reads use_qk_norm; the CPU MoE kernel's hidden size of 64 leaves the width alone
@@ -258,9 +275,13 @@ def qwen2_audio_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tenso
                       "feature_attention_mask": torch.ones(1, 3000, dtype=torch.long)}}  # fmt: skip
 
 
-def llava_onevision_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+def video_frames_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
     side = config["vision_config"]["image_size"]  # two frames of one video
-    return {**llava_next_items(config), "video": {"pixel_values_videos": torch.randn(1, 2, 3, side, side)}}
+    return {"video": {"pixel_values_videos": torch.randn(1, 2, 3, side, side)}}
+
+
+def llava_onevision_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    return {**llava_next_items(config), **video_frames_items(config)}
 
 
 def internvl_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -296,16 +317,30 @@ def omni_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
     return {**qwen_items(thinker), "audio": audio}
 
 
-def gemma4_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
-    vision = config["vision_config"]  # a 6x6-patch image (4 soft tokens after 3x3 pooling); 200 frames of 128 mels
-    side, patch = 2 * vision["pooling_kernel_size"], vision["patch_size"]
-    pixels, frames = torch.randn(1, side * side, 3 * patch * patch), 200
+def _gemma4_inputs(side: int, patch_dim: int, frames: int, frame_dim: int) -> dict[str, dict[str, torch.Tensor]]:
+    pixels = torch.randn(1, side * side, patch_dim)  # one side x side-patch image (and one-frame video)
     positions = torch.cartesian_prod(torch.arange(side), torch.arange(side)).flip(-1)[None]  # (x, y) per patch
     return {"image": {"pixel_values": pixels, "pixel_position_ids": positions},
             "video": {"pixel_values_videos": pixels, "pixel_position_ids_videos": positions,
                       "video_frame_counts": torch.tensor([1])},
-            "audio": {"input_features_padded": torch.randn(1, frames, 128),
+            "audio": {"input_features_padded": torch.randn(1, frames, frame_dim),
                       "input_features_mask": torch.ones(1, frames, dtype=torch.bool)}}  # fmt: skip
+
+
+def gemma4_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    vision = config["vision_config"]  # a 6x6-patch image (4 soft tokens after 3x3 pooling); 200 frames of 128 mels
+    patch = vision["patch_size"]
+    return _gemma4_inputs(2 * vision["pooling_kernel_size"], 3 * patch * patch, 200, 128)
+
+
+def gemma4_unified_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    vision = config["vision_config"]  # no towers: a 2x2 grid of merged patches; 50 frames of raw samples
+    patch = vision["patch_size"] * vision["pooling_kernel_size"]
+    return _gemma4_inputs(2, 3 * patch * patch, 50, config["audio_config"]["audio_embed_dim"])
+
+
+def gemma4_vision_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    return {modality: inputs for modality, inputs in gemma4_items(config).items() if modality != "audio"}
 
 
 def kimi_k25_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
@@ -353,6 +388,7 @@ ITEMS = {
     "qwen3_5_moe": qwen_items, "qwen4_exp": qwen_items, "cosmos3_omni": qwen_items, "cosmos3_edge": siglip2_items,
     "glm_ocr": qwen_items, "glm5_next": qwen_items, "hyperclovax_vision_v2": qwen_items,
     "minimax_m3_vl": qwen_items, "shieldgemma2": gemma3_items, "granite_speech_plus": granite_speech_items,
+    "llava_next_video": video_frames_items, "diffusion_gemma": gemma4_vision_items, "gemma4_unified": gemma4_unified_items,
 }  # fmt: skip
 
 
