@@ -128,6 +128,7 @@ LM_ONLY_CHANGES: dict[str, dict[str, Any]] = {
     "minicpmv4_6": {"text_config": {"max_position_embeddings": 1024}},
     "minicpmv4_7": {"text_config": {"max_position_embeddings": 1024}},
     "llava_next_video": {"text_config": {"max_position_embeddings": 1024}},
+    "qianfan_ocr": {"text_config": {"max_position_embeddings": 1024}},
     # The same CPU MoE kernel; Llama 4's width is the LM's hidden size (40), so its two layers go dense instead.
     "llama4": {"text_config": {"interleave_moe_layer_step": 3}},
     # vLLM's GLM-4 MoE layer reads use_qk_norm; the CPU MoE kernel's hidden size of 64 leaves the width alone
@@ -291,6 +292,21 @@ def internvl_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
             "video": {"pixel_values_videos": pixels, "video_num_patches": tile, "video_token_id": 2}}  # fmt: skip
 
 
+def internvl_chat_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    side = config["vision_config"]["image_size"]  # one tile, in the remote-code InternVLChatModel's inputs
+    side = side[0] if isinstance(side, list) else side
+    return {"image": {"pixel_values_flat": torch.randn(1, 3, side, side), "image_num_patches": torch.tensor([1]),
+                      "image_token_id": 1}}  # fmt: skip
+
+
+def nemotron_h_omni_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    side, bins, frames = config["vision_config"]["image_size"], config["sound_config"]["num_mel_bins"], 64
+    return {"image": {"pixel_values_flat": torch.randn(1, 3, side, side), "image_num_patches": torch.tensor([1])},
+            "audio": {"input_audio_features": torch.randn(1, frames, bins),
+                      "feature_attention_mask": torch.ones(1, frames, dtype=torch.bool),
+                      "audio_num_clips": torch.tensor([1])}}  # fmt: skip
+
+
 def llama4_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
     return {"image": {"pixel_values": _tile(config), "patches_per_image": torch.tensor([1]),
                       "aspect_ratios": torch.tensor([[1, 1]])}}  # fmt: skip
@@ -389,6 +405,7 @@ ITEMS = {
     "glm_ocr": qwen_items, "glm5_next": qwen_items, "hyperclovax_vision_v2": qwen_items,
     "minimax_m3_vl": qwen_items, "shieldgemma2": gemma3_items, "granite_speech_plus": granite_speech_items,
     "llava_next_video": video_frames_items, "diffusion_gemma": gemma4_vision_items, "gemma4_unified": gemma4_unified_items,
+    "qianfan_ocr": internvl_chat_items, "nemotron_h_omni": nemotron_h_omni_items,
 }  # fmt: skip
 
 
