@@ -4,7 +4,10 @@ ecwidth reads each family's packing from vLLM's source; this runs that
 source. Each tiny config in ``tests/tiny/`` is built by vLLM with dummy
 weights (``load_format="dummy"``, no tokenizer, eager), one item per modality
 goes through ``embed_multimodal``, and the last dimension of each returned
-tensor is set beside the width ``ecwidth measure --config`` reports.
+tensor is set beside the width ``ecwidth measure --config`` reports. A family
+vLLM serves through its Transformers backend gets an HF processor and a
+placeholder tokenizer written beside its config, as that backend asks the
+processor which modalities it serves.
 
     bash benchmarks/vllm_live/setup.sh                      # once: build/vllm_live/venv
     OMP_NUM_THREADS=1 PYTHONPATH=benchmarks/vllm_live/stubs \\
@@ -44,6 +47,14 @@ from vllm import _custom_ops  # noqa: E402
 # vLLM's CPU GEMM wants a contiguous last dimension; Llama 4's patch embedding hands it a permuted view.
 _onednn_mm = _custom_ops.onednn_mm
 _custom_ops.onednn_mm = lambda handler, x, bias: _onednn_mm(handler, x.contiguous(), bias)
+
+
+from vllm.model_executor.layers import utils as _layer_utils  # noqa: E402
+
+# vLLM's CPU linear drops its weight once it is repacked for oneDNN; SigLIP's attention-pooling head, run as
+# transformers wrote it by the Transformers backend, reads its nn.MultiheadAttention's out_proj.weight directly.
+_dispatch_gemm = _layer_utils.dispatch_cpu_unquantized_gemm
+_layer_utils.dispatch_cpu_unquantized_gemm = lambda layer, remove_weight: _dispatch_gemm(layer, remove_weight=False)
 
 
 def _q_kv_rmsnorm(q: torch.Tensor, kv: torch.Tensor, q_weight: torch.Tensor, kv_weight: torch.Tensor,
@@ -118,6 +129,18 @@ ARCHITECTURES = {
     "nemotron_h_omni": "NemotronH_Omni_Reasoning_V3",
 }
 
+#: Architectures vLLM does not register: with model_impl "auto" its registry falls back to the Transformers
+#: backend (TransformersMultiModalForCausalLM, models/transformers/multimodal.py) for a class transformers has.
+TRANSFORMERS_BACKEND_ARCHITECTURES = {
+    "idefics2": "Idefics2ForConditionalGeneration",
+    "video_llava": "VideoLlavaForConditionalGeneration",
+    "vipllava": "VipLlavaForConditionalGeneration",
+    "aya_vision": "AyaVisionForConditionalGeneration",
+    "got_ocr2": "GotOcr2ForConditionalGeneration",
+    "janus": "JanusForConditionalGeneration",
+    "deepseek_vl": "DeepseekVLForConditionalGeneration",
+}
+
 #: Language-model fields vLLM's classes need that a tiny config leaves out or sets in a way they refuse.
 LM_ONLY_CHANGES: dict[str, dict[str, Any]] = {
     # vLLM's Qwen3-MoE block reads norm_topk_prob; its CPU MoE kernel wants a hidden size divisible by 32.
@@ -170,12 +193,41 @@ def _merged(config: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
 def prepared(model_type: str) -> tuple[Path, dict[str, Any]]:
     """A folder holding the tiny config as vLLM reads it, and that config."""
     config = json.loads((TINY / f"{model_type}.json").read_text())
-    config.setdefault("architectures", [ARCHITECTURES[model_type]])
+    architecture = ARCHITECTURES.get(model_type) or TRANSFORMERS_BACKEND_ARCHITECTURES[model_type]
+    config.setdefault("architectures", [architecture])
     config = _merged(config, LM_ONLY_CHANGES.get(model_type, {}))
     folder = WORK / model_type
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "config.json").write_text(json.dumps(config, indent=1))
+    if model_type in TRANSFORMERS_BACKEND_ARCHITECTURES:
+        write_processor(model_type, folder)
     return folder, config
+
+
+def write_processor(model_type: str, folder: Path) -> None:
+    """Save the family's HF processor, with default sub-processors and an eight-token tokenizer, into ``folder``.
+
+    vLLM's config asks the Transformers backend which modalities it serves, and the backend asks the HF
+    processor; the items below bypass the processor, so only its kinds of sub-processor matter.
+    """
+    import transformers
+    from tokenizers import Tokenizer, models
+    from transformers.models.auto.image_processing_auto import IMAGE_PROCESSOR_MAPPING_NAMES
+    from transformers.models.auto.processing_auto import PROCESSOR_MAPPING_NAMES
+    from transformers.models.auto.video_processing_auto import VIDEO_PROCESSOR_MAPPING_NAMES
+
+    processor = getattr(transformers, PROCESSOR_MAPPING_NAMES[model_type])
+    special = {"image_token": "<image>", "video_token": "<video>", "boi_token": "<boi>", "eoi_token": "<eoi>"}
+    vocab = {token: index for index, token in enumerate(["<unk>", "<pad>", "<s>", "</s>", *special.values()])}
+    parts: dict[str, Any] = {"tokenizer": transformers.PreTrainedTokenizerFast(
+        tokenizer_object=Tokenizer(models.WordLevel(vocab, unk_token="<unk>")), unk_token="<unk>", pad_token="<pad>",
+        extra_special_tokens=special)}
+    for part, names in (("image_processor", IMAGE_PROCESSOR_MAPPING_NAMES),
+                        ("video_processor", VIDEO_PROCESSOR_MAPPING_NAMES)):  # fmt: skip
+        if part in processor.get_attributes():
+            name = names[model_type]  # the PIL image processors: torchvision does not load beside this torch
+            parts[part] = getattr(transformers, name.get("pil", name.get("torchvision")) if isinstance(name, dict) else name)()
+    processor(**parts).save_pretrained(folder)
 
 
 def vllm_model(folder: Path) -> tuple[Any, torch.nn.Module]:
@@ -187,7 +239,8 @@ def vllm_model(folder: Path) -> tuple[Any, torch.nn.Module]:
     from vllm.model_executor.model_loader import get_model
 
     config = EngineArgs(
-        model=str(folder), load_format="dummy", skip_tokenizer_init=True, enforce_eager=True,
+        model=str(folder), load_format="dummy", skip_tokenizer_init=not (folder / "tokenizer.json").exists(),
+        enforce_eager=True,
         dtype="float32", max_model_len=1024,
         # No KV cache is used here; and on a CPU an MLA model with linear-attention layers (GLM-5-Next) has prefix
         # caching turned off after its mamba block size was set for it, which vLLM's config check then refuses.
@@ -390,6 +443,20 @@ def minicpmv_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
             "video": {"video_pixel_values": slices, "video_tgt_sizes": sizes}}  # fmt: skip
 
 
+def backend_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """One tile, as the Transformers backend hands it to the HF model's ``get_image_features``."""
+    return {"image": {"pixel_values": _tile(config), "num_image_patches": torch.tensor([1])}}
+
+
+def idefics2_backend_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    return {"image": {"pixel_values": _tile(config)[None], "num_image_patches": torch.tensor([1])}}  # (1, images, ...)
+
+
+def video_llava_backend_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    frames = video_frames_items(config)["video"]  # the backend reads images from pixel_values
+    return {**backend_items(config), "video": {**frames, "num_video_patches": torch.tensor([1])}}
+
+
 ITEMS = {
     "qwen3_vl": qwen_items, "qwen3_vl_moe": qwen_items, "qwen2_5_vl": qwen_items, "qwen2_vl": qwen_items,
     "glm4v": qwen_items, "llava": tile_items, "paligemma": tile_items, "mistral3": tile_items,
@@ -406,6 +473,8 @@ ITEMS = {
     "minimax_m3_vl": qwen_items, "shieldgemma2": gemma3_items, "granite_speech_plus": granite_speech_items,
     "llava_next_video": video_frames_items, "diffusion_gemma": gemma4_vision_items, "gemma4_unified": gemma4_unified_items,
     "qianfan_ocr": internvl_chat_items, "nemotron_h_omni": nemotron_h_omni_items,
+    "idefics2": idefics2_backend_items, "video_llava": video_llava_backend_items, "vipllava": backend_items,
+    "aya_vision": backend_items, "got_ocr2": backend_items, "janus": backend_items, "deepseek_vl": backend_items,
 }  # fmt: skip
 
 
@@ -414,9 +483,9 @@ def compare(model_type: str) -> dict[str, Any]:
     from vllm.config import set_current_vllm_config
     from vllm.forward_context import set_forward_context
 
-    folder, config = prepared(model_type)
     result: dict[str, Any] = {"model_type": model_type, "ecwidth": ecwidth_widths(model_type)}
     try:
+        folder, config = prepared(model_type)
         vllm_config, model = vllm_model(folder)
     except Exception as error:  # a family vLLM cannot build here is recorded, and the others go on
         result["vllm_error"] = f"{type(error).__name__}: {str(error)[:400]}"
