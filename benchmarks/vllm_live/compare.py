@@ -191,7 +191,7 @@ def _merged(config: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
 
 
 def prepared(model_type: str) -> tuple[Path, dict[str, Any]]:
-    """A folder holding the tiny config as vLLM reads it, and that config."""
+    """A folder holding the tiny config as vLLM reads it (and a backend family's processor), and that config."""
     config = json.loads((TINY / f"{model_type}.json").read_text())
     architecture = ARCHITECTURES.get(model_type) or TRANSFORMERS_BACKEND_ARCHITECTURES[model_type]
     config.setdefault("architectures", [architecture])
@@ -226,7 +226,8 @@ def write_processor(model_type: str, folder: Path) -> None:
                         ("video_processor", VIDEO_PROCESSOR_MAPPING_NAMES)):  # fmt: skip
         if part in processor.get_attributes():
             name = names[model_type]  # the PIL image processors: torchvision does not load beside this torch
-            parts[part] = getattr(transformers, name.get("pil", name.get("torchvision")) if isinstance(name, dict) else name)()
+            name = name.get("pil", name.get("torchvision")) if isinstance(name, dict) else name
+            parts[part] = getattr(transformers, name)()
     processor(**parts).save_pretrained(folder)
 
 
@@ -471,7 +472,8 @@ ITEMS = {
     "qwen3_5_moe": qwen_items, "qwen4_exp": qwen_items, "cosmos3_omni": qwen_items, "cosmos3_edge": siglip2_items,
     "glm_ocr": qwen_items, "glm5_next": qwen_items, "hyperclovax_vision_v2": qwen_items,
     "minimax_m3_vl": qwen_items, "shieldgemma2": gemma3_items, "granite_speech_plus": granite_speech_items,
-    "llava_next_video": video_frames_items, "diffusion_gemma": gemma4_vision_items, "gemma4_unified": gemma4_unified_items,
+    "llava_next_video": video_frames_items, "diffusion_gemma": gemma4_vision_items,
+    "gemma4_unified": gemma4_unified_items,
     "qianfan_ocr": internvl_chat_items, "nemotron_h_omni": nemotron_h_omni_items,
     "idefics2": idefics2_backend_items, "video_llava": video_llava_backend_items, "vipllava": backend_items,
     "aya_vision": backend_items, "got_ocr2": backend_items, "janus": backend_items, "deepseek_vl": backend_items,
