@@ -38,7 +38,9 @@ class Qwen2_5OmniAdapter(QwenOmniThinkerAdapter):
     model_types = ("qwen2_5_omni", "qwen2_5_omni_thinker")
     engine = (
         "vllm Qwen2_5OmniThinkerForConditionalGeneration (qwen2_5_omni_thinker.py): vision out_hidden_size, "
-        "audio output_dim"
+        "audio output_dim. It serves the whole omni config (architectures Qwen2_5OmniForConditionalGeneration, "
+        "Qwen2_5OmniModel) and reads its thinker_config; a bare qwen2_5_omni_thinker config is no architecture "
+        "vLLM takes, and is measured as that thinker, at the width the whole config ships"
     )
     model_class = "Qwen2_5OmniThinkerModel"
     required_fields = (

@@ -49,7 +49,9 @@ class Qwen3OmniMoeAdapter(QwenOmniThinkerAdapter):
     model_types = ("qwen3_omni_moe", "qwen3_omni_moe_thinker")
     engine = (
         "vllm Qwen3OmniMoeThinkerForConditionalGeneration (qwen3_omni_moe_thinker.py): vision out_hidden_size "
-        "x (1 + DeepStack levels), audio output_dim"
+        "x (1 + DeepStack levels), audio output_dim. It serves the whole omni config (architecture "
+        "Qwen3OmniMoeForConditionalGeneration) and reads its thinker_config; a bare qwen3_omni_moe_thinker config "
+        "is no architecture vLLM takes, and is measured as that thinker, at the width the whole config ships"
     )
     model_class = "Qwen3OmniMoeThinkerModel"
     # Without deepstack_visual_indexes transformers would silently fill in (8, 16, 24).
