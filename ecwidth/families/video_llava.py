@@ -11,6 +11,15 @@ so a native class ships the same width: ``text_config.hidden_size`` for
 image and video. Not the width: ``vision_config.hidden_size`` (or its
 multiple, the projector's input, where ``vision_feature_layer`` is a list).
 
+Images only reach the backend with a processor setting: transformers'
+``VideoLlavaImageProcessor`` returns its pixels as ``pixel_values_images``
+unless ``return_legacy_image_output`` is off (on by default in 5.24), and
+the backend's ``_process_image_input`` reads ``pixel_values`` (or
+``image_patches``) alone, so with the default it ships no image (read in the
+code; the live run fed ``pixel_values`` itself). Served with
+``--mm-processor-kwargs '{"return_legacy_image_output": false}'``, it ships
+the width above. Videos come as ``pixel_values_videos`` either way.
+
 Rows differ by modality: an image drops the CLS row under the ``default``
 ``vision_feature_select_strategy``, a video never does (its feature method
 ignores the strategy), so a frame is ``(image_size / patch_size)² + 1`` rows,
@@ -66,4 +75,8 @@ class VideoLlavaAdapter(FamilyAdapter):
     model_types = ("video_llava",)
     required_fields = ("vision_config.image_size", "vision_config.patch_size", "text_config.hidden_size")
     items = {"image": ClipImage(), "video": ClipFrames()}
-    engine = f"{BACKEND}: text_config.hidden_size via VideoLlavaMultiModalProjector, image and video"
+    engine = (
+        f"{BACKEND}: text_config.hidden_size via VideoLlavaMultiModalProjector, image and video; images only with "
+        "--mm-processor-kwargs '{\"return_legacy_image_output\": false}' (by default the processor returns "
+        "pixel_values_images, which the backend does not read, and it ships no image)"
+    )

@@ -21,3 +21,16 @@ def test_a_frame_keeps_its_cls_row_and_an_image_does_not():
     shapes = dummy_shapes(build_on_cpu(raw), dummy="profile")
     assert shapes["image"][0] == grid
     assert shapes["video"][0] == raw["video_seq_length"] // (grid + 1) * (grid + 1)
+
+
+def test_the_engine_line_says_images_need_the_processor_setting_the_backend_reads():
+    from transformers.models.video_llava.image_processing_video_llava import VideoLlavaImageProcessor
+
+    from ecwidth.adapter import adapter_for
+
+    import numpy as np
+
+    returned = VideoLlavaImageProcessor()(images=[np.zeros((32, 32, 3), dtype=np.uint8)], return_tensors="pt")
+    backend_reads_it = "pixel_values" in returned or "image_patches" in returned  # its _process_image_input's keys
+    engine = adapter_for("video_llava").engine
+    assert ("return_legacy_image_output" in engine) != backend_reads_it
