@@ -167,9 +167,8 @@ LM_ONLY_CHANGES: dict[str, dict[str, Any]] = {
     # vLLM's LFM2 layers read the conv_* and block_* fields published configs carry, at the hidden size.
     "lfm2_vl": {"text_config": {"conv_dim": 40, "conv_L_cache": 3, "block_dim": 40, "block_multiple_of": 16,
                                 "block_auto_adjust_ff_dim": False, "block_ffn_dim_multiplier": 1.0}},  # fmt: skip
-    # transformers 5.19's Qwen4-Exp leaves output_gate_type None (it falls back to hidden_act); vLLM's GDN layer
-    # asserts a named gate.
-    # and the same CPU MoE kernel as Qwen3-VL-MoE (every layer is MoE here).
+    # transformers 5.19's Qwen4-Exp leaves output_gate_type None (it falls back to hidden_act), and vLLM's GDN
+    # layer asserts a named gate; every layer is MoE, so the CPU MoE kernel's hidden size as for Qwen3-VL-MoE.
     "qwen4_exp": {"text_config": {"output_gate_type": "silu", "hidden_size": 64, "head_dim": 32,
                                   "moe_intermediate_size": 32, "shared_expert_intermediate_size": 32}},  # fmt: skip
     # vLLM's GLM-5-Next reads mhc, mla_use_nope, topk_method, scoring_func and indexer_rope_interleave, which
