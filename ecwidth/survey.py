@@ -300,6 +300,7 @@ def survey(
             check_options(spec, video_pruning_rate=video_pruning_rate)
     measured = [name for name in named if name in specs]
     parallel = jobs > 1 and len(measured) > 1
+    jobs = jobs if parallel else 1  # one model, or none, is measured here
     warmup_s = warm_up((specs[name] for name in measured), torch_device, start_device=not parallel)
     threads = max(1, usable_cores() // jobs)
 
@@ -326,7 +327,7 @@ def survey(
 
     done: dict[str, _Measured] = {}
     with (
-        _outcomes(measure_one, measured, jobs if parallel else 1) as outcomes,  # the workers are forked here,
+        _outcomes(measure_one, measured, jobs) as outcomes,  # the workers are forked here,
         Steps(len(named), "ecwidth survey", enabled=progress) as steps,  # before a bar starts its thread
     ):
         for name in named:

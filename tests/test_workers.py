@@ -150,3 +150,8 @@ def test_a_value_that_does_not_pickle_comes_back_as_an_error_naming_it():
         outcomes = list(results)
     assert sorted(item for item, _, _ in outcomes) == [1, 2]
     assert all(value is None and "could not be sent back" in str(error) for _, value, error in outcomes)
+
+
+def test_one_model_with_jobs_to_spare_is_measured_here_and_says_so():
+    result = survey({"a": tiny_config("llava")}, device="cpu", progress=False, jobs=4)
+    assert result.jobs == 1 and len(result.cost_records) == 1
