@@ -32,7 +32,7 @@ from typing import Any
 
 from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND
-from ecwidth.items import FixedTiles, ItemKind, side
+from ecwidth.items import FixedTiles, ItemKind
 
 
 def _latents(config: Any) -> int:
@@ -82,9 +82,8 @@ class Kosmos2Adapter(LatentQueryAdapter):
     engine = f"{BACKEND}: text_config.embed_dim via Kosmos2ImageToTextProjection"
 
     def encode(self, model: Any, modality: str, item: dict[str, Any]) -> Any:
-        # An image smaller than image_size (the minimal one) needs the CLIP position table interpolated.
-        small = item["pixel_values"].shape[-1] != side(model.config.vision_config.image_size)
-        return self.pack(model, modality, model.get_image_features(**item, interpolate_pos_encoding=small))
+        # The minimal one-patch image needs the CLIP position table interpolated; a full image gets the table as it is.
+        return self.pack(model, modality, model.get_image_features(**item, interpolate_pos_encoding=True))
 
 
 @register
