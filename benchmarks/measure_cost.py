@@ -9,7 +9,7 @@ model, in one run, side by side:
 (a) predict   ``predict_widths(name)``: read the config, apply the family's
               formula. Median of 20 calls after one cold call.
 (b) minimal   ``build_encoder`` plus one minimal item per modality through
-              ``ecwidth.measure.dummy_shapes``: ecwidth's way.
+              ``ecwidth.measuring.measure.dummy_shapes``: ecwidth's way.
 (c) profile   the same build plus one profile-sized item per modality: the
               serving engine's way. On a CPU each item is capped at
               ``--profile-cap`` tokens so the run ends in minutes; the cap and
@@ -31,7 +31,7 @@ weights**: the peak during the encode minus what the process held when the
 encode started, i.e. after the build, weights included. On a GPU the weights
 are really allocated and this is exactly "peak minus the weights". On a CPU,
 ecwidth's weights are zero pages that are never written (see
-``ecwidth.build.zero_storage``), so RSS hardly counts them at all
+``ecwidth.measuring.build.zero_storage``), so RSS hardly counts them at all
 (``build_rss_growth_bytes`` shows what the build added);
 subtracting the RSS at the start of the encode gives the same quantity
 whether the weights are resident or not: the activations and scratch the
@@ -102,7 +102,7 @@ import sys
 import tempfile
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -151,12 +151,24 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--profile-cap", type=int, default=None, metavar="TOKENS",
                         help=f"cap each profile item at TOKENS (default: {DEFAULT_CPU_CAP} on a CPU, none on a GPU; "
                              "0: no cap)")  # fmt: skip
-    parser.add_argument("--survey", action="store_true",
-                        help="also time `ecwidth survey` over the whole catalog, against the import floor")
-    parser.add_argument("--catalog-repeats", type=int, default=3, metavar="N",
-                        help="timed runs per catalog model, shape-faithful on and off (0: skip that part)")
-    parser.add_argument("--no-shape-faithful", dest="shape_faithful", action="store_false",
-                        help="run every product in the per-model minimal measurement (b), as before ecwidth.shapes")
+    parser.add_argument(
+        "--survey",
+        action="store_true",
+        help="also time `ecwidth survey` over the whole catalog, against the import floor",
+    )
+    parser.add_argument(
+        "--catalog-repeats",
+        type=int,
+        default=3,
+        metavar="N",
+        help="timed runs per catalog model, shape-faithful on and off (0: skip that part)",
+    )
+    parser.add_argument(
+        "--no-shape-faithful",
+        dest="shape_faithful",
+        action="store_false",
+        help="run every product in the per-model minimal measurement (b), as before ecwidth.shapes",
+    )
     parser.add_argument("-o", "--output", default=str(DEFAULT_OUTPUT), metavar="PATH", help="JSON to write")
     args = parser.parse_args(argv)
     if args.repeats < 1:
@@ -172,7 +184,7 @@ def machine(device: Any) -> dict[str, Any]:
     import torch
     import transformers
 
-    from ecwidth.memory import read_proc
+    from ecwidth.measuring.memory import read_proc
 
     memory = read_proc("/proc/meminfo", ["MemTotal"]).get("MemTotal")
     try:
@@ -226,7 +238,7 @@ def read_bandwidth(device: Any, nbytes: int | None = None, repeats: int = 5) -> 
 
 def encoder_parameters(model: Any, adapter: Any) -> tuple[int, int]:
     """(parameters, bytes) of the encoder submodules, each shared parameter once."""
-    from ecwidth.adapter import resolve
+    from ecwidth.families.adapter import resolve
 
     seen = {id(p): p for path in adapter.encoder_paths(model) for p in resolve(model, path).parameters()}
     return sum(p.numel() for p in seen.values()), sum(p.numel() * p.element_size() for p in seen.values())
@@ -237,12 +249,12 @@ def run_once(
 ) -> dict[str, Any]:
     """Build afresh and encode one ``dummy`` item per modality; times, tokens, widths and memory.
 
-    ``shape_faithful`` as in ``ecwidth.measure.dummy_shapes``: on for ecwidth's
+    ``shape_faithful`` as in ``ecwidth.measuring.measure.dummy_shapes``: on for ecwidth's
     way, off for the real encode whose cost it is compared with.
     """
-    from ecwidth.build import build_encoder
-    from ecwidth.measure import dummy_shapes
-    from ecwidth.memory import peak_memory
+    from ecwidth.measuring.build import build_encoder
+    from ecwidth.measuring.measure import dummy_shapes
+    from ecwidth.measuring.memory import peak_memory
 
     gc.collect()
     gc.freeze()  # later collections skip the objects made so far: 0.1-0.5 s each otherwise
@@ -312,7 +324,7 @@ def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def time_predict(name: str) -> tuple[float, float]:
     """(cold, median of warm) seconds for ``predict_widths(name)``, config parsing included."""
-    from ecwidth.predict import predict_widths
+    from ecwidth.measuring.predict import predict_widths
 
     started = time.perf_counter()
     predict_widths(name)
@@ -343,10 +355,10 @@ def bench_model(
     name: str, device: Any, dtype: Any, repeats: int, cap: int | None, bandwidth: float, shape_faithful: bool = True
 ) -> dict[str, Any]:
     """Entry (a), (b), (c), (d) and the ratios for one model."""
-    from ecwidth.adapter import adapter_for
-    from ecwidth.configs import resolve_spec
-    from ecwidth.devices import dtype_name
-    from ecwidth.predict import predict_widths
+    from ecwidth.families.adapter import adapter_for
+    from ecwidth.measuring.devices import dtype_name
+    from ecwidth.measuring.predict import predict_widths
+    from ecwidth.reading.configs import resolve_spec
 
     predict_cold, predict_s = time_predict(name)
     spec = resolve_spec(name)
@@ -371,15 +383,22 @@ def bench_model(
         profile["capped"] = None if cap else False
     else:
         profile["capped"] = any(profile["tokens_by_modality"][m] < real[m] for m in real)
-    profile["encode_s_extrapolated"] = None if real is None else sum(
-        seconds * real[m] / profile["tokens_by_modality"][m] for m, seconds in profile["encode_s_by_modality"].items()
+    profile["encode_s_extrapolated"] = (
+        None
+        if real is None
+        else sum(
+            seconds * real[m] / profile["tokens_by_modality"][m]
+            for m, seconds in profile["encode_s_by_modality"].items()
+        )
     )
     if profile["widths"] != minimal["widths"]:
         raise ValueError(f"{spec.name}: profile widths {profile['widths']} differ from minimal {minimal['widths']}")
     log(f"{spec.name}: (d) the real profile item through meta execution, {repeats} runs")
     on_meta = real_profile_on_meta(spec, adapter, device, dtype, repeats)
     if on_meta["widths"] != minimal["widths"]:
-        raise ValueError(f"{spec.name}: real profile widths {on_meta['widths']} differ from minimal {minimal['widths']}")
+        raise ValueError(
+            f"{spec.name}: real profile widths {on_meta['widths']} differ from minimal {minimal['widths']}"
+        )
     minimal_s = minimal["build_s"] + minimal["encode_s"]
     weight_bytes = cold["encoder_weight_bytes"]
     floor_s = weight_bytes / bandwidth
@@ -398,9 +417,9 @@ def bench_model(
         "capped_real_over_meta_extrapolated": _ratio(profile.get("encode_s_extrapolated"), on_meta["encode_s"]),
         "floor_s": floor_s,
         "profile_over_minimal_time": _ratio(profile["build_s"] + profile["encode_s"], minimal_s),
-        "profile_over_minimal_time_extrapolated": None if real is None else _ratio(
-            profile["build_s"] + profile["encode_s_extrapolated"], minimal_s
-        ),
+        "profile_over_minimal_time_extrapolated": None
+        if real is None
+        else _ratio(profile["build_s"] + profile["encode_s_extrapolated"], minimal_s),
         "profile_over_minimal_encode_time": _ratio(profile["encode_s"], minimal["encode_s"]),
         "profile_over_minimal_memory": _ratio(
             profile["peak_above_weights_bytes"], max(minimal["peak_above_weights_bytes"], PAGE)
@@ -408,7 +427,7 @@ def bench_model(
         "minimal_over_floor": minimal_s / floor_s,
         "device": str(device),
         "dtype": dtype_name(dtype),
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
     }
 
 
@@ -420,8 +439,8 @@ def real_profile_on_meta(spec: Any, adapter: Any, device: Any, dtype: Any, repea
     """
     import warnings
 
-    from ecwidth.build import build_encoder
-    from ecwidth.measure import MetaFallbackWarning, dummy_shapes
+    from ecwidth.measuring.build import build_encoder
+    from ecwidth.measuring.measure import MetaFallbackWarning, dummy_shapes
 
     model = build_encoder(adapter, spec.config, device=device, dtype=dtype)
     times: dict[str, list[float]] = {}
@@ -461,9 +480,9 @@ def catalog_costs(device: Any, dtype: Any, repeats: int) -> dict[str, Any]:
     first calls), then ``repeats`` times each way. Per mode: every model's
     median, and the median and worst of those over the catalog.
     """
-    from ecwidth.catalog import catalog_names
-    from ecwidth.configs import resolve_spec
-    from ecwidth.measure import measure
+    from ecwidth.measuring.measure import measure
+    from ecwidth.reading.catalog import catalog_names
+    from ecwidth.reading.configs import resolve_spec
 
     per_model: dict[str, dict[str, float]] = {}
     failures: dict[str, str] = {}
@@ -508,13 +527,13 @@ def import_floor(repeats: int = 3) -> dict[str, Any]:
     """What any measuring process pays first: torch, transformers and the first catalog model's class.
 
     Also the same process with the collector frozen before it exits, as the
-    ``ecwidth`` command leaves (``ecwidth.cli.run``): the floor as the issue
+    ``ecwidth`` command leaves (``ecwidth.cli.commands.run``): the floor as the issue
     states it pays the interpreter's last walk over torch's objects, which the
     survey does not, so both ratios are reported.
     """
-    from ecwidth.adapter import adapter_for
-    from ecwidth.catalog import catalog_names
-    from ecwidth.configs import resolve_spec
+    from ecwidth.families.adapter import adapter_for
+    from ecwidth.reading.catalog import catalog_names
+    from ecwidth.reading.configs import resolve_spec
 
     spec = resolve_spec(catalog_names()[0])
     model_class = adapter_for(spec.model_type).model_class_for(spec.config)
@@ -542,7 +561,7 @@ def lookup_cost(repeats: int = 5) -> dict[str, Any]:
 
 
 def _sample_rss(pid: int, peak: list[int], done: threading.Event) -> None:
-    from ecwidth.memory import status_bytes
+    from ecwidth.measuring.memory import status_bytes
 
     while not done.is_set():
         peak[0] = max([peak[0], *status_bytes("VmHWM", "VmRSS", pid=pid).values()])
@@ -598,7 +617,7 @@ def time_survey(device: str, dtype: str, command: list[str] | None = None, jobs:
         "errors": [line for line in stderr.splitlines() if line.startswith("ecwidth: error")],
         "device": device,
         "dtype": dtype,
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
     }
 
 
@@ -711,8 +730,10 @@ def print_report(report: dict[str, Any]) -> None:
         print(f"import floor ({floor['command']}): {floor['wall_s']:.2f} s; survey ({survey['jobs']} worker(s), "
               f"median of {survey['walls_s']}) / floor {survey['wall_s'] / floor['wall_s']:.2f}")  # fmt: skip
         if "frozen_exit_wall_s" in floor:
-            print(f"  against the floor with the collector frozen at exit, as the command exits "
-                  f"({floor['frozen_exit_wall_s']:.2f} s): {survey['wall_s'] / floor['frozen_exit_wall_s']:.2f}")
+            print(
+                f"  against the floor with the collector frozen at exit, as the command exits "
+                f"({floor['frozen_exit_wall_s']:.2f} s): {survey['wall_s'] / floor['frozen_exit_wall_s']:.2f}"
+            )
         if one:
             print(f"  --jobs 1 (one process): {one['wall_s']:.2f} s, {one['wall_s'] / floor['wall_s']:.2f} x the floor")
     if lookup:
@@ -744,7 +765,7 @@ def run(args: argparse.Namespace) -> int:
     """The whole benchmark; ``main`` parses the arguments."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing here may reach a hub
     sys.path.insert(0, str(ROOT))  # run from a checkout without installing
-    from ecwidth.devices import resolve_device, resolve_dtype
+    from ecwidth.measuring.devices import resolve_device, resolve_dtype
 
     device = resolve_device(args.device)
     dtype = resolve_dtype(args.dtype, device)
@@ -787,7 +808,7 @@ def run(args: argparse.Namespace) -> int:
     print_report(report)
     output = Path(args.output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    from ecwidth.atomic import write_text_atomic
+    from ecwidth.records.atomic import write_text_atomic
 
     write_text_atomic(output, json.dumps(report, indent=2) + "\n")
     log(f"wrote {output}")

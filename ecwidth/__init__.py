@@ -11,8 +11,6 @@ need them (``measure``, ``predict_widths`` ...) are imported on first use, so
 table look-ups stay quick.
 """
 
-import sys
-import types
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -32,22 +30,22 @@ from ecwidth.errors import (
     UnsupportedOptionError,
     WidthDisagreementError,
 )
-from ecwidth.reconcile import get_width, reconcile
-from ecwidth.table import WidthRow, WidthTable
+from ecwidth.records.reconcile import get_width, reconcile
+from ecwidth.records.table import WidthRow, WidthTable
 
 if TYPE_CHECKING:
-    from ecwidth.measure import MeasureResult, WidthMismatchWarning, measure, measure_widths
-    from ecwidth.predict import predict_widths
-    from ecwidth.producer import record_producer_widths
+    from ecwidth.measuring.measure import MeasureResult, WidthMismatchWarning, measure, measure_widths
+    from ecwidth.measuring.predict import predict_widths
+    from ecwidth.serving.producer import record_producer_widths
 
 #: Public names that need torch, and the module each lives in.
 _LAZY = {
-    "MeasureResult": "ecwidth.measure",
-    "WidthMismatchWarning": "ecwidth.measure",
-    "measure": "ecwidth.measure",
-    "measure_widths": "ecwidth.measure",
-    "predict_widths": "ecwidth.predict",
-    "record_producer_widths": "ecwidth.producer",
+    "MeasureResult": "ecwidth.measuring.measure",
+    "WidthMismatchWarning": "ecwidth.measuring.measure",
+    "measure": "ecwidth.measuring.measure",
+    "measure_widths": "ecwidth.measuring.measure",
+    "predict_widths": "ecwidth.measuring.predict",
+    "record_producer_widths": "ecwidth.serving.producer",
 }
 
 
@@ -75,23 +73,6 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY})
-
-
-class _Package(types.ModuleType):
-    """The package module: importing the submodule ``ecwidth.measure`` must not hide the function ``ecwidth.measure``.
-
-    The import system binds each submodule on its package once imported; for a
-    lazy name that is also a submodule, that binding is skipped, so the name
-    still resolves through ``__getattr__`` to the function.
-    """
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _LAZY and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 
 __all__ = [

@@ -1,5 +1,5 @@
 """``python -m ecwidth``: the ``ecwidth`` command."""
 
-from ecwidth.cli import run
+from ecwidth.cli.commands import run
 
 raise SystemExit(run())

@@ -4,13 +4,13 @@ from typing import Any
 
 import torch
 
-from ecwidth.adapter import FamilyAdapter, adapter_for
-from ecwidth.build import build_encoder
-from ecwidth.configs import resolve_spec
+from ecwidth.families.adapter import FamilyAdapter, adapter_for
+from ecwidth.measuring.build import build_encoder
+from ecwidth.reading.configs import resolve_spec
 
 
 def build_on_cpu(config: dict[str, Any]) -> torch.nn.Module:
-    """The model ``ecwidth.measure`` would build for ``config``, on the CPU in float32."""
+    """The model ``ecwidth.measuring.measure`` would build for ``config``, on the CPU in float32."""
     spec = resolve_spec(config)
     return build_encoder(adapter_for(spec.model_type), spec.config, device=torch.device("cpu"), dtype=torch.float32)
 

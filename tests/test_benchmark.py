@@ -10,11 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from ecwidth.adapter import find_adapter
-
 from tiny_configs import tiny_qwen3_vl
 from toy import ToyConfig
+
+from ecwidth.families.adapter import find_adapter
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "measure_cost.py"
 COST_KEYS = {"build_s", "encode_s", "peak_rss_bytes", "tokens"}
@@ -62,11 +61,15 @@ def test_a_tiny_model_gives_every_key_the_issue_asks_for(bench, tmp_path, monkey
 
 def test_the_survey_timer_reports_wall_time_peak_rss_and_the_model_count(bench):
     # as `ecwidth survey` does: the table on stdout, its status line on stderr
-    child = ("import sys; x = bytearray(64 * 2**20); print('| table |'); "
-             "print('ecwidth: 3 model(s) in 1.5 s of measuring, peak RSS 0.1 GiB', file=sys.stderr)")
+    child = (
+        "import sys; x = bytearray(64 * 2**20); print('| table |'); "
+        "print('ecwidth: 3 model(s) in 1.5 s of measuring, peak RSS 0.1 GiB', file=sys.stderr)"
+    )
     survey = bench.time_survey("cpu", "auto", command=[sys.executable, "-c", child])
     assert survey["returncode"] == 0 and survey["models_measured"] == 3 and survey["measuring_s"] == 1.5
-    assert survey["peak_rss_bytes"] >= 64 * 2**20 and survey["wall_s"] > 0 and survey["jobs"] == 1  # no "across N workers"
+    assert (
+        survey["peak_rss_bytes"] >= 64 * 2**20 and survey["wall_s"] > 0 and survey["jobs"] == 1
+    )  # no "across N workers"
 
 
 def test_a_family_without_a_token_rule_has_no_real_profile_size(bench, tokenless_family):

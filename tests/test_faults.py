@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from ecwidth import atomic
-from ecwidth.cli import main
-from ecwidth.devices import resolve_device, resolve_dtype
+from ecwidth.cli.commands import main
+from ecwidth.measuring.devices import resolve_device, resolve_dtype
+from ecwidth.records import atomic
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
@@ -38,7 +38,7 @@ def test_ctrl_c_in_a_command_is_one_line_and_status_130(monkeypatch, capsys):
     def interrupted(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("ecwidth.cli._cmd_models", interrupted)
+    monkeypatch.setattr("ecwidth.cli.commands._cmd_models", interrupted)
     assert main(["models"]) == 130
     assert capsys.readouterr().err == "ecwidth: interrupted\n"
 
@@ -63,7 +63,9 @@ def test_version_is_printed(capsys):
     assert capsys.readouterr().out.strip() == f"ecwidth {__version__}"
 
 
-@pytest.mark.parametrize("device, fix", [("mps", "cpu or cuda"), ("xpu", "cpu or cuda"), ("junk", "cuda:N"), ("meta", "cpu or cuda")])
+@pytest.mark.parametrize(
+    "device, fix", [("mps", "cpu or cuda"), ("xpu", "cpu or cuda"), ("junk", "cuda:N"), ("meta", "cpu or cuda")]
+)
 def test_devices_ecwidth_cannot_use_are_value_errors_with_the_fix(device, fix):
     with pytest.raises(ValueError, match=fix):
         resolve_device(device)
@@ -85,7 +87,7 @@ def test_unsupported_dtypes_are_value_errors_listing_the_supported(dtype):
 def test_an_export_onto_its_own_input_is_refused(tmp_path, capsys):
     from width_tables import toy_row
 
-    from ecwidth.table import WidthTable
+    from ecwidth.records.table import WidthTable
 
     path = tmp_path / "widths.csv"
     WidthTable([toy_row("toy-a", "image", 64)]).to_csv(path)
@@ -95,7 +97,9 @@ def test_an_export_onto_its_own_input_is_refused(tmp_path, capsys):
     assert path.read_bytes() == before
 
 
-@pytest.mark.parametrize("timeout, expected", [("inf", "finite"), ("nan", "finite"), ("0", "between 1 s"), ("1e12", "a week")])
+@pytest.mark.parametrize(
+    "timeout, expected", [("inf", "finite"), ("nan", "finite"), ("0", "between 1 s"), ("1e12", "a week")]
+)
 def test_out_of_range_timeouts_are_one_error_line(capsys, timeout, expected):
     assert main(["measure", "--model", "qwen3-vl-2b-instruct", "--timeout", timeout]) == 2
     err = capsys.readouterr().err
@@ -107,11 +111,11 @@ def test_a_stage_past_its_timeout_ends_naming_the_model_and_the_stage(monkeypatc
     import importlib
     import time
 
-    from ecwidth.deadline import DeadlineExceeded
-
     from tiny_configs import tiny_config
 
-    measuring = importlib.import_module("ecwidth.measure")  # the module; ecwidth.measure is the function
+    from ecwidth.measuring.deadline import DeadlineExceeded
+
+    measuring = importlib.import_module("ecwidth.measuring.measure")  # the module; ecwidth.measure is the function
     slow = "_build" if stage.startswith("building") else "measure_widths"
     real = getattr(measuring, slow)
 
@@ -154,7 +158,8 @@ def test_max_memory_sets_the_limit(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    "command", [["models"], ["--help"], ["export", "tables/encoder_widths.json", "--format", "csv"]],
+    "command",
+    [["models"], ["--help"], ["export", "tables/encoder_widths.json", "--format", "csv"]],
     ids=["models", "help", "export"],
 )
 def test_a_stdout_closed_from_the_start_ends_as_a_closed_pipe_does(command):
@@ -223,18 +228,18 @@ def test_reconcile_takes_any_iterable_of_reports():
 
 @pytest.mark.parametrize("modalities", ["image", "IMAGE", ("image",)])
 def test_one_modality_is_one_modality_not_its_letters(modalities):
-    from ecwidth import measure
-
     from tiny_configs import tiny_config
+
+    from ecwidth import measure
 
     assert list(measure(tiny_config("qwen3_vl"), modalities, device="cpu").widths) == ["image"]
 
 
 @pytest.mark.parametrize("limit", [float("nan"), -1, 0, "1GiB", True])
 def test_a_max_memory_that_is_no_byte_count_is_refused(limit):
-    from ecwidth import measure
-
     from tiny_configs import tiny_config
+
+    from ecwidth import measure
 
     with pytest.raises(ValueError, match="max_memory must be a positive int of bytes"):
         measure(tiny_config("qwen3_vl"), device="cpu", max_memory=limit)

@@ -13,8 +13,6 @@ from pathlib import Path
 
 import pytest
 
-import ecwidth
-
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = str(ROOT / "tables" / "encoder_widths.json")
 HEAVY = ("torch", "transformers", "pandas")
@@ -42,8 +40,10 @@ def imported_modules(*args: str) -> tuple[set[str], str]:
     [
         (["-c", "import ecwidth"], ""),
         (["-m", "ecwidth", "lookup", TABLE, "qwen3-vl-8b-instruct", "image"], "16384\n"),
-        (["-m", "ecwidth", "export", TABLE, "--model", "qwen3-vl-8b-instruct", "--format", "producer-json"],
-         '"mm_encoder_output_widths"'),  # fmt: skip
+        (
+            ["-m", "ecwidth", "export", TABLE, "--model", "qwen3-vl-8b-instruct", "--format", "producer-json"],
+            '"mm_encoder_output_widths"',
+        ),  # fmt: skip
         (["-m", "ecwidth", "export", TABLE, "--format", "md"], "| qwen3-vl-8b-instruct | image |"),
         (["-m", "ecwidth", "models"], "qwen3_vl"),
         (["-m", "ecwidth", "models", "--json"], '"model_type": "qwen3_vl"'),
@@ -58,11 +58,11 @@ def test_table_path_imports_no_torch_transformers_or_pandas(args, stdout):
 
 
 def test_names_that_need_torch_resolve_on_first_use():
-    import ecwidth.survey  # noqa: F401  binds nothing over ecwidth.measure, the function
-    from ecwidth.measure import measure
+    import ecwidth.measuring.survey  # noqa: F401  binds nothing over ecwidth.measure, the function
+    from ecwidth.measuring.measure import measure
 
     assert ecwidth.measure is measure and callable(ecwidth.measure)
-    assert ecwidth.predict_widths.__module__ == "ecwidth.predict"
+    assert ecwidth.predict_widths.__module__ == "ecwidth.measuring.predict"
     assert {"measure", "measure_widths", "MeasureResult", "record_producer_widths"} <= set(dir(ecwidth))
     assert set(ecwidth.__all__) <= set(dir(ecwidth))
     with pytest.raises(AttributeError, match="no attribute 'nope'"):

@@ -77,7 +77,7 @@ def test_python_311_or_newer():
 
 def test_catalog_json_ships_as_package_data():
     setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    assert "*.json" in setuptools["package-data"]["ecwidth.catalog"]
+    assert "*.json" in setuptools["package-data"]["ecwidth.reading.catalog"]
 
 
 def test_ci_runs_the_readme_test_command():

@@ -27,7 +27,9 @@ def tiny_qwen3_vl(levels: int = 3, out_hidden_size: int = 96, text_hidden_size: 
     merger, the packed width and the LM's width apart.
     """
     config = tiny_config("qwen3_vl")
-    config["vision_config"].update(depth=4, out_hidden_size=out_hidden_size, deepstack_visual_indexes=list(range(levels)))
+    config["vision_config"].update(
+        depth=4, out_hidden_size=out_hidden_size, deepstack_visual_indexes=list(range(levels))
+    )
     config["text_config"]["hidden_size"] = text_hidden_size
     return config
 
@@ -53,7 +55,7 @@ def tiny_text_only() -> dict:
 
 def measurable_model_types() -> list[str]:
     """The tiny model types with at least one modality a measurement encodes (not predicted only)."""
-    from ecwidth.adapter import adapter_for
-    from ecwidth.configs import resolve_spec
+    from ecwidth.families.adapter import adapter_for
+    from ecwidth.reading.configs import resolve_spec
 
     return [t for t in tiny_model_types() if adapter_for(t).config_modalities(resolve_spec(tiny_config(t)).config)]

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.configs import ModelSpec
 from ecwidth.errors import NoTokenRuleError
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.reading.configs import ModelSpec
 
 #: Pixels a side of the image area one toy token covers.
 TOY_PATCH = 16

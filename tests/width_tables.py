@@ -2,11 +2,11 @@
 
 from dataclasses import replace
 
-from ecwidth.adapter import find_adapter
-from ecwidth.configs import resolve_spec
-from ecwidth.measure import MeasureResult
-from ecwidth.survey import rows_from_result
-from ecwidth.table import WidthRow, WidthTable
+from ecwidth.families.adapter import find_adapter
+from ecwidth.measuring.measure import MeasureResult
+from ecwidth.measuring.survey import rows_from_result
+from ecwidth.reading.configs import resolve_spec
+from ecwidth.records.table import WidthRow, WidthTable
 
 STAMP = "2026-01-01T00:00:00+00:00"
 

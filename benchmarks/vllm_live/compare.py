@@ -60,6 +60,7 @@ _layer_utils.dispatch_cpu_unquantized_gemm = lambda layer, remove_weight: _dispa
 def _q_kv_rmsnorm(q: torch.Tensor, kv: torch.Tensor, q_weight: torch.Tensor, kv_weight: torch.Tensor,
                   eps: float) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
     """Row-wise RMSNorm of ``q`` and ``kv``, in float32, as vLLM's fused Triton kernel computes it."""
+
     def norm(x: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
         x32 = x.float()
         return (x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + eps) * weight.float()).to(x.dtype)
@@ -144,8 +145,9 @@ TRANSFORMERS_BACKEND_ARCHITECTURES = {
 #: Language-model fields vLLM's classes need that a tiny config leaves out or sets in a way they refuse.
 LM_ONLY_CHANGES: dict[str, dict[str, Any]] = {
     # vLLM's Qwen3-MoE block reads norm_topk_prob; its CPU MoE kernel wants a hidden size divisible by 32.
-    "qwen3_vl_moe": {"text_config": {"norm_topk_prob": True, "hidden_size": 64, "head_dim": 32,
-                                     "moe_intermediate_size": 32}},  # fmt: skip
+    "qwen3_vl_moe": {
+        "text_config": {"norm_topk_prob": True, "hidden_size": 64, "head_dim": 32, "moe_intermediate_size": 32}
+    },  # fmt: skip
     # vLLM refuses a max_model_len (1024) above the LM's max_position_embeddings (64 in these tiny configs).
     "internvl": {"text_config": {"max_position_embeddings": 1024}},
     "minicpmv4_6": {"text_config": {"max_position_embeddings": 1024}},
@@ -160,26 +162,57 @@ LM_ONLY_CHANGES: dict[str, dict[str, Any]] = {
     # Qwen3-Omni's one thinker layer made dense (mlp_only_layers) sidesteps the CPU MoE kernel;
     # its text config in transformers 5.19 leaves out tie_word_embeddings, which vLLM reads. (Its vision tower
     # also reads vision_config.apply_vit_abs_pos_embed, a tower field the tiny config lacks: it stops there.)
-    "qwen3_omni_moe": {"thinker_config": {"text_config": {"norm_topk_prob": True, "mlp_only_layers": [0],
-                                                          "tie_word_embeddings": False}}},  # fmt: skip
+    "qwen3_omni_moe": {
+        "thinker_config": {
+            "text_config": {"norm_topk_prob": True, "mlp_only_layers": [0], "tie_word_embeddings": False}
+        }
+    },  # fmt: skip
     # vLLM's Cohere Compass LM asserts tied embeddings, which transformers 5.19's top-level config defaults off.
     "cohere_compass": {"tie_word_embeddings": True},
     # vLLM's LFM2 layers read the conv_* and block_* fields published configs carry, at the hidden size.
-    "lfm2_vl": {"text_config": {"conv_dim": 40, "conv_L_cache": 3, "block_dim": 40, "block_multiple_of": 16,
-                                "block_auto_adjust_ff_dim": False, "block_ffn_dim_multiplier": 1.0}},  # fmt: skip
+    "lfm2_vl": {
+        "text_config": {
+            "conv_dim": 40,
+            "conv_L_cache": 3,
+            "block_dim": 40,
+            "block_multiple_of": 16,
+            "block_auto_adjust_ff_dim": False,
+            "block_ffn_dim_multiplier": 1.0,
+        }
+    },  # fmt: skip
     # transformers 5.19's Qwen4-Exp leaves output_gate_type None (it falls back to hidden_act), and vLLM's GDN
     # layer asserts a named gate; every layer is MoE, so the CPU MoE kernel's hidden size as for Qwen3-VL-MoE.
-    "qwen4_exp": {"text_config": {"output_gate_type": "silu", "hidden_size": 64, "head_dim": 32,
-                                  "moe_intermediate_size": 32, "shared_expert_intermediate_size": 32}},  # fmt: skip
+    "qwen4_exp": {
+        "text_config": {
+            "output_gate_type": "silu",
+            "hidden_size": 64,
+            "head_dim": 32,
+            "moe_intermediate_size": 32,
+            "shared_expert_intermediate_size": 32,
+        }
+    },  # fmt: skip
     # vLLM's GLM-5-Next reads mhc, mla_use_nope, topk_method, scoring_func and indexer_rope_interleave, which
     # transformers 5.19's Glm5NextTextConfig does not define; hyper-connections (mhc) off, as vLLM's CPU lacks
     # their kernels; no rope dims (qk_rope_head_dim 0) means no-PE attention; its one layer made linear (KDA),
     # since vLLM has no CPU backend for the sparse (indexed) attention.
-    "glm5_next": {"text_config": {"mhc": False, "mla_use_nope": True, "topk_method": "noaux_tc",
-                                  "scoring_func": "sigmoid", "indexer_rope_interleave": False,
-                                  "layer_types": ["linear_attention"]}},  # fmt: skip
-    "qwen3_5_moe": {"text_config": {"hidden_size": 64, "head_dim": 32, "moe_intermediate_size": 32,
-                                    "shared_expert_intermediate_size": 32}},  # fmt: skip
+    "glm5_next": {
+        "text_config": {
+            "mhc": False,
+            "mla_use_nope": True,
+            "topk_method": "noaux_tc",
+            "scoring_func": "sigmoid",
+            "indexer_rope_interleave": False,
+            "layer_types": ["linear_attention"],
+        }
+    },  # fmt: skip
+    "qwen3_5_moe": {
+        "text_config": {
+            "hidden_size": 64,
+            "head_dim": 32,
+            "moe_intermediate_size": 32,
+            "shared_expert_intermediate_size": 32,
+        }
+    },  # fmt: skip
 }
 
 
@@ -218,9 +251,14 @@ def write_processor(model_type: str, folder: Path) -> None:
     processor = getattr(transformers, PROCESSOR_MAPPING_NAMES[model_type])
     special = {"image_token": "<image>", "video_token": "<video>", "boi_token": "<boi>", "eoi_token": "<eoi>"}
     vocab = {token: index for index, token in enumerate(["<unk>", "<pad>", "<s>", "</s>", *special.values()])}
-    parts: dict[str, Any] = {"tokenizer": transformers.PreTrainedTokenizerFast(
-        tokenizer_object=Tokenizer(models.WordLevel(vocab, unk_token="<unk>")), unk_token="<unk>", pad_token="<pad>",
-        extra_special_tokens=special)}
+    parts: dict[str, Any] = {
+        "tokenizer": transformers.PreTrainedTokenizerFast(
+            tokenizer_object=Tokenizer(models.WordLevel(vocab, unk_token="<unk>")),
+            unk_token="<unk>",
+            pad_token="<pad>",
+            extra_special_tokens=special,
+        )
+    }
     for part, names in (("image_processor", IMAGE_PROCESSOR_MAPPING_NAMES),
                         ("video_processor", VIDEO_PROCESSOR_MAPPING_NAMES)):  # fmt: skip
         if part in processor.get_attributes():
@@ -233,8 +271,7 @@ def write_processor(model_type: str, folder: Path) -> None:
 def vllm_model(folder: Path) -> tuple[Any, torch.nn.Module]:
     """vLLM's config and model for ``folder``, dummy weights, in a fresh world-size-1 gloo group."""
     from vllm.config import set_current_vllm_config
-    from vllm.distributed import init_distributed_environment, initialize_model_parallel
-    from vllm.distributed import parallel_state
+    from vllm.distributed import init_distributed_environment, initialize_model_parallel, parallel_state
     from vllm.engine.arg_utils import EngineArgs
     from vllm.model_executor.model_loader import get_model
 
@@ -276,15 +313,21 @@ def _patches(config: dict[str, Any], video: bool = False) -> dict[str, torch.Ten
     patch, temporal = vision.get("patch_size", 14), vision.get("temporal_patch_size", 2)
     channels = vision.get("in_channels", vision.get("in_chans", 3))
     pixels, grid = torch.randn(16, channels * temporal * patch * patch), torch.tensor([[1, 4, 4]])
-    return {"pixel_values_videos": pixels, "video_grid_thw": grid} if video else {"pixel_values": pixels,
-                                                                                 "image_grid_thw": grid}
+    return (
+        {"pixel_values_videos": pixels, "video_grid_thw": grid}
+        if video
+        else {"pixel_values": pixels, "image_grid_thw": grid}
+    )
 
 
 def _siglip2_patches(config: dict[str, Any], video: bool = False) -> dict[str, torch.Tensor]:
     patch = config["vision_config"]["patch_size"]  # SigLIP2 patches of one frame, no temporal patch
     pixels, grid = torch.randn(16, 3 * patch * patch), torch.tensor([[1, 4, 4]])
-    return {"pixel_values_videos": pixels, "video_grid_thw": grid} if video else {"pixel_values": pixels,
-                                                                                 "image_grid_thw": grid}
+    return (
+        {"pixel_values_videos": pixels, "video_grid_thw": grid}
+        if video
+        else {"pixel_values": pixels, "image_grid_thw": grid}
+    )
 
 
 def _tile(config: dict[str, Any]) -> torch.Tensor:

@@ -1,1 +1,3 @@
-"""One module per model family; each registers its adapter on import."""
+"""The family tier: the adapter contract (``adapter``), the dummy item kinds (``items``), how levels are
+packed (``packing``), private helpers two or more families share (``_*.py``), and one module per family,
+each registering its adapter on import."""

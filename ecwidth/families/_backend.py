@@ -17,10 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ecwidth.items import FixedTiles, PatchGrid, side
+from ecwidth.families.items import FixedTiles, PatchGrid, side
 
 #: The ``engine`` line of every family the backend serves; each family adds its width field.
-BACKEND = "vLLM Transformers backend (TransformersMultiModalForCausalLM, transformers/multimodal.py): pooler_output only"
+BACKEND = (
+    "vLLM Transformers backend (TransformersMultiModalForCausalLM, transformers/multimodal.py): pooler_output only"
+)
 
 
 class WholeTiles(FixedTiles):

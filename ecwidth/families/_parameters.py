@@ -25,4 +25,6 @@ def give_storage(model: nn.Module, names: tuple[str, ...], dtype: torch.dtype, d
     for name in names:
         param = getattr(model, name)
         if param.is_meta:
-            setattr(model, name, nn.Parameter(torch.zeros(param.shape, dtype=dtype, device=device), requires_grad=False))
+            setattr(
+                model, name, nn.Parameter(torch.zeros(param.shape, dtype=dtype, device=device), requires_grad=False)
+            )

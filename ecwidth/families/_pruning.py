@@ -13,15 +13,15 @@ from typing import Any, ClassVar
 import torch
 from torch import nn
 
-from ecwidth.packing import PRUNING_CHANNELS, append_channels, pruning_channels
-from ecwidth.runtime import RuntimeOptions
+from ecwidth.engines.runtime import RuntimeOptions
+from ecwidth.families.packing import PRUNING_CHANNELS, append_channels, pruning_channels
 
 
 class PrunedPositions:
     """Mixin for a ``FamilyAdapter`` whose engine class appends ``pruning_layout``'s channels with pruning on."""
 
     supported_options: ClassVar[frozenset[str]] = frozenset({"video_pruning_rate"})
-    #: ``ecwidth.packing.PRUNING_CHANNELS`` key: which engine layout the channels follow.
+    #: ``ecwidth.families.packing.PRUNING_CHANNELS`` key: which engine layout the channels follow.
     pruning_layout: ClassVar[str]
 
     def option_channels(self, config: Any, modality: str, options: RuntimeOptions) -> int:

@@ -15,9 +15,9 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.adapter import FamilyAdapter
 from ecwidth.families._storage import give_storage
-from ecwidth.items import FixedTiles
+from ecwidth.families.adapter import FamilyAdapter
+from ecwidth.families.items import FixedTiles
 
 
 class QueryTokens(FixedTiles):

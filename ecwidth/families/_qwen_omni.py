@@ -28,9 +28,9 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.adapter import FamilyAdapter
-from ecwidth.items import MelFrames, PatchGrid
-from ecwidth.packing import pack_deepstack
+from ecwidth.families.adapter import FamilyAdapter
+from ecwidth.families.items import MelFrames, PatchGrid
+from ecwidth.families.packing import pack_deepstack
 
 PROFILE_AUDIO_SECONDS = 30
 
@@ -93,4 +93,3 @@ class QwenOmniThinkerAdapter(FamilyAdapter):
             return model.get_audio_features(**item).last_hidden_state
         pixels, grid = item.values()
         return pack_deepstack(model.visual(pixels, grid_thw=grid))
-

@@ -1,6 +1,6 @@
 """Storage for a bare parameter of the model that the encoder reads but no encoder submodule holds.
 
-The build gives storage to the encoder's submodules only (``ecwidth.build``),
+The build gives storage to the encoder's submodules only (``ecwidth.measuring.build``),
 so a parameter registered on the model itself (BLIP-2's ``query_tokens``,
 DeepSeek-VL hybrid's ``high_res_vision_alpha``) stays on meta; the width does
 not depend on its values, so zeros on the encoder's device do.

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ecwidth.errors import NoTokenRuleError
-from ecwidth.items import MEL_FRAMES_PER_SECOND, MelFrames
+from ecwidth.families.items import MEL_FRAMES_PER_SECOND, MelFrames
 
 if TYPE_CHECKING:
     from torch import nn
@@ -86,9 +86,7 @@ class WindowedMel(MelFrames):
         real = self.frames(config, size, max_tokens)
         lengths = self.window_lengths(config, real)
         frames = lengths[0] if size == "minimal" and not self.pad_minimal else self.window_frames(config)
-        item = {
-            self.features_key: torch.randn(len(lengths), self.mel_bins(config), frames, dtype=dtype, device=device)
-        }
+        item = {self.features_key: torch.randn(len(lengths), self.mel_bins(config), frames, dtype=dtype, device=device)}
         if self.mask_key is not None:
             lengths_t = torch.tensor(lengths, device=device)
             item[self.mask_key] = (torch.arange(frames, device=device)[None] < lengths_t[:, None]).long()

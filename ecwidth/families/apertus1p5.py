@@ -16,8 +16,8 @@ are ``predicted_only``: ``predict`` answers, and a measurement refuses, saying w
 
 from __future__ import annotations
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND, LM_TOKEN_EMBEDDINGS
+from ecwidth.families.adapter import FamilyAdapter, register
 
 #: Why the audio items, WavTokenizer codes embedded with the LM's table, can only be predicted.
 AUDIO_TOKEN_EMBEDDINGS = (

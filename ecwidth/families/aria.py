@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.items import FixedTiles
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import FixedTiles
 
 
 class AriaCrops(FixedTiles):

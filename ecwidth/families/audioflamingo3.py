@@ -25,8 +25,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.adapter import FamilyAdapter, register, rows
 from ecwidth.families._whisper_audio import PooledWindows, conv_rows, first_rows
+from ecwidth.families.adapter import FamilyAdapter, register, rows
 
 #: ``AudioFlamingo3Processor.max_audio_len``: the clip vLLM's dummy builder makes.
 MAX_AUDIO_SECONDS = 600

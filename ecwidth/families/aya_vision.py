@@ -19,8 +19,8 @@ processor's setting, not the config's, so there is no token rule.
 
 from __future__ import annotations
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND, ProcessorTiles
+from ecwidth.families.adapter import FamilyAdapter, register
 
 
 @register

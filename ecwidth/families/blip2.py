@@ -20,8 +20,8 @@ one patch (the ViT interpolates its position table), still
 
 from __future__ import annotations
 
-from ecwidth.adapter import register
 from ecwidth.families._qformer import QFormerAdapter, QueryTokens
+from ecwidth.families.adapter import register
 
 
 @register
@@ -30,4 +30,3 @@ class Blip2Adapter(QFormerAdapter):
     model_class = "Blip2ForConditionalGeneration"  # Blip2Model's feature method stops before the Q-Former
     items = {"image": QueryTokens()}
     engine = "vllm Blip2ForConditionalGeneration (blip2.py): text_config.hidden_size (language_projection)"
-

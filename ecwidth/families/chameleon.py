@@ -13,8 +13,8 @@ measurement refuses, saying why.
 
 from __future__ import annotations
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND, LM_TOKEN_EMBEDDINGS
+from ecwidth.families.adapter import FamilyAdapter, register
 
 
 @register

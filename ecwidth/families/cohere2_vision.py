@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, ItemSize, register
-from ecwidth.items import FixedTiles, side
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import FixedTiles, ItemSize, side
 
 #: The default image processor's ``max_patches`` (``min_patches`` is 1); a cut image also gets a thumbnail.
 MAX_TILES = 12
@@ -80,10 +80,7 @@ class Cohere2VisionAdapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": Cohere2Tiles()}
-    engine = (
-        "vllm Cohere2VisionForConditionalGeneration (cohere2_vision.py): text_config.hidden_size via the "
-        "projector"
-    )
+    engine = "vllm Cohere2VisionForConditionalGeneration (cohere2_vision.py): text_config.hidden_size via the projector"
 
     def encode(self, model: Any, modality: str, item: dict[str, Any]) -> Any:
         # A tile smaller than image_size (the minimal one) needs SigLIP's position table interpolated.

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._pruning import PrunedPositions
-from ecwidth.items import PatchGrid
-from ecwidth.packing import pack_deepstack
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import PatchGrid
+from ecwidth.families.packing import pack_deepstack
 
 # size.shortest_edge / size.longest_edge of the published preprocessor_config.json, as
 # transcribed by third parties. The image processor class defaults (56², 28²·1280, patch 14)

@@ -29,8 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.items import PatchGrid
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import PatchGrid
 
 #: ``Cosmos3EdgeImageProcessor`` size: shortest_edge / longest_edge, in pixels.
 IMAGE_PIXELS = (256 * 256, 4096 * 4096)

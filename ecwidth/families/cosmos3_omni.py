@@ -21,7 +21,7 @@ Qwen3-VL's (its published processor budgets).
 
 from __future__ import annotations
 
-from ecwidth.adapter import register
+from ecwidth.families.adapter import register
 from ecwidth.families.qwen3_vl import Qwen3VLAdapter
 
 

@@ -33,10 +33,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND
 from ecwidth.families._parameters import give_storage
-from ecwidth.items import FixedTiles
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import FixedTiles
 
 if TYPE_CHECKING:
     import torch

@@ -27,10 +27,10 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND, WholeTiles
 from ecwidth.families._storage import give_storage
-from ecwidth.items import random_tiles, side
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import random_tiles, side
 
 
 class LowAndHighResImage(WholeTiles):

@@ -50,8 +50,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ecwidth.adapter import FamilyAdapter, ItemSize, lookup, register, rows
-from ecwidth.items import ItemKind, PatchGrid, cap_grid
+from ecwidth.families.adapter import FamilyAdapter, lookup, register, rows
+from ecwidth.families.items import ItemKind, ItemSize, PatchGrid, cap_grid
 
 #: The image processor transformers maps dots3_note to (Qwen2VLImageProcessor) and its default pixel budget.
 PIXELS = (56 * 56, 28 * 28 * 1280)

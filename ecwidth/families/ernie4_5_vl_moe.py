@@ -37,8 +37,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.items import PatchGrid, cap_grid
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import PatchGrid, cap_grid
 
 #: transformers' Ernie4_5_VLMoe image and video processor ``size`` (shortest_edge, longest_edge), pixel areas.
 IMAGE_PIXELS = (56 * 56, 28 * 28 * 6177)
@@ -91,4 +91,3 @@ class Ernie4_5_VLMoeAdapter(FamilyAdapter):
         "(pixel_hidden_size, spatial_conv_size), not transformers'; its width, config.hidden_size "
         "(VariableResolutionResamplerModel out_dim), agrees with transformers' text_config.hidden_size"
     )
-

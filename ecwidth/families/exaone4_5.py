@@ -19,7 +19,7 @@ info is ``Qwen2VLProcessingInfo``), so items and token counts are Qwen2-VL's.
 
 from __future__ import annotations
 
-from ecwidth.adapter import register
+from ecwidth.families.adapter import register
 from ecwidth.families.qwen2_vl import PIXELS, Qwen2_5_VLAdapter, Qwen2VLPatches
 
 

@@ -33,9 +33,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND
-from ecwidth.items import MelFrames
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import MelFrames
 
 #: ``FunAsrNanoFeatureExtractor``: 16 kHz, a 25 ms window every 10 ms (Kaldi, edges snipped), LFR stride 6.
 SAMPLING_RATE, WINDOW, SHIFT, LFR_STRIDE = 16000, 400, 160, 6

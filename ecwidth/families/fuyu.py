@@ -26,8 +26,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.adapter import FamilyAdapter, register, rows
-from ecwidth.items import ItemKind
+from ecwidth.families.adapter import FamilyAdapter, register, rows
+from ecwidth.families.items import ItemKind
 
 #: ``FuyuImageProcessor.size``: the image every input is scaled and padded to, (height, width).
 PROFILE_IMAGE = (1080, 1920)

@@ -34,8 +34,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.items import FixedTiles
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import FixedTiles
 
 
 class Gemma3Crops(FixedTiles):
@@ -60,10 +60,7 @@ class Gemma3Adapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": Gemma3Crops()}
-    engine = (
-        "vllm Gemma3ForConditionalGeneration (gemma3_mm.py): text_config.hidden_size, for gemma3 and "
-        "shieldgemma2"
-    )
+    engine = "vllm Gemma3ForConditionalGeneration (gemma3_mm.py): text_config.hidden_size, for gemma3 and shieldgemma2"
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         pixel_values = item["pixel_values"]

@@ -38,8 +38,8 @@ from typing import Any, ClassVar
 import torch
 from torch import nn
 
-from ecwidth.adapter import FamilyAdapter, ItemSize, register, rows
-from ecwidth.items import ItemKind
+from ecwidth.families.adapter import FamilyAdapter, register, rows
+from ecwidth.families.items import ItemKind, ItemSize
 
 #: Image processor default: soft tokens an image may take.
 IMAGE_SOFT_TOKENS = 280
@@ -160,10 +160,7 @@ class Gemma4Adapter(FamilyAdapter):
         "video": Gemma4Patches(VIDEO_SOFT_TOKENS, profile_frames=VIDEO_FRAMES),
         "audio": Gemma4Mel(),
     }
-    engine = (
-        "vllm Gemma4ForConditionalGeneration (gemma4_mm.py): text_config.hidden_size "
-        "(Gemma4MultimodalEmbedder)"
-    )
+    engine = "vllm Gemma4ForConditionalGeneration (gemma4_mm.py): text_config.hidden_size (Gemma4MultimodalEmbedder)"
 
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
         paths = ["text_config.hidden_size"]
@@ -221,7 +218,9 @@ class UnifiedPatches(Gemma4Patches):
             frames = max(1, min(frames, max_tokens // (grid[0] * grid[1])))
             grid = shrink(grid, max_tokens)
         side = config.vision_config.model_patch_size
-        ys, xs = torch.meshgrid(torch.arange(grid[0], device=device), torch.arange(grid[1], device=device), indexing="ij")
+        ys, xs = torch.meshgrid(
+            torch.arange(grid[0], device=device), torch.arange(grid[1], device=device), indexing="ij"
+        )
         positions = torch.stack([xs.flatten(), ys.flatten()], dim=-1)[None].expand(frames, -1, -1).contiguous()
         pixels = torch.randn(frames, grid[0] * grid[1], 3 * side**2, dtype=dtype, device=device)
         if modality == "image":

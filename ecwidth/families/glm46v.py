@@ -20,8 +20,8 @@ pixels, videos up to 47040000, patch 14, merge 2, temporal 2).
 
 from __future__ import annotations
 
-from ecwidth.adapter import register
 from ecwidth.families._backend import BACKEND
+from ecwidth.families.adapter import register
 from ecwidth.families.glm4v import Glm4vAdapter
 
 

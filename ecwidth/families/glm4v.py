@@ -46,8 +46,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, ItemSize, register
-from ecwidth.items import PatchGrid, video_smart_resize
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import ItemSize, PatchGrid, video_smart_resize
 
 #: transformers' Glm4vImageProcessor ``size`` (shortest_edge, longest_edge), both pixel areas.
 IMAGE_PIXELS = (112 * 112, 28 * 28 * 15000)

@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._whisper_audio import WINDOW_FRAMES, WindowedMel, conv_rows
+from ecwidth.families.adapter import FamilyAdapter, register
 
 #: ``GlmAsrProcessor.max_audio_len``: the clip vLLM's dummy builder makes.
 MAX_AUDIO_SECONDS = 655

@@ -17,8 +17,8 @@ is the processor's setting, so there is no token rule.
 
 from __future__ import annotations
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND, ProcessorTiles
+from ecwidth.families.adapter import FamilyAdapter, register
 
 
 @register

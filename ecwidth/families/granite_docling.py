@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND, ProcessorTiles
+from ecwidth.families.adapter import FamilyAdapter, register
 
 
 class DoclingTiles(ProcessorTiles):

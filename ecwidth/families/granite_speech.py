@@ -28,8 +28,8 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
-from ecwidth.adapter import FamilyAdapter, ItemSize, register
-from ecwidth.items import ItemKind
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import ItemKind, ItemSize
 
 #: ``GraniteSpeechProcessingInfo.get_max_audio_len``: samples of the clip vLLM profiles.
 PROFILE_SAMPLES = 8_000_000

@@ -30,8 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND, ProcessorPatches
+from ecwidth.families.adapter import FamilyAdapter, register
 
 
 @dataclass(frozen=True)

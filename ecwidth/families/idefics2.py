@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND
-from ecwidth.items import FixedTiles
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import FixedTiles
 
 
 class ResampledCrops(FixedTiles):

@@ -24,8 +24,8 @@ from typing import Any
 
 import torch
 
-from ecwidth.adapter import FamilyAdapter, ItemSize, register
-from ecwidth.items import FixedTiles
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import FixedTiles, ItemSize
 
 #: The default processor scales an image's longest edge to this many tiles before splitting it.
 LONGEST_EDGE_TILES = 4
@@ -56,8 +56,7 @@ class Idefics3Tiles(FixedTiles):
 class Idefics3Adapter(FamilyAdapter):
     model_types = ("idefics3", "smolvlm")
     engine = (
-        "vllm Idefics3ForConditionalGeneration (idefics3.py; SmolVLM reuses it): connector to "
-        "text_config.hidden_size"
+        "vllm Idefics3ForConditionalGeneration (idefics3.py; SmolVLM reuses it): connector to text_config.hidden_size"
     )
     required_fields = ("scale_factor", "vision_config.image_size", "vision_config.patch_size", "text_config")
     items = {"image": Idefics3Tiles()}

@@ -41,8 +41,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ecwidth.adapter import FamilyAdapter, ItemSize, lookup, register
-from ecwidth.items import ItemKind
+from ecwidth.families.adapter import FamilyAdapter, lookup, register
+from ecwidth.families.items import ItemKind, ItemSize
 
 #: Frames of vLLM's dummy audio clip (``MAX_AUDIO_TOKENS`` in ``common/mm_preprocess.py``).
 MAX_AUDIO_TOKENS = 12_000

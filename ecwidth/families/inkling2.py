@@ -25,9 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND
-from ecwidth.items import ItemKind
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import ItemKind
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,9 @@ from typing import Any
 
 import torch
 
-from ecwidth.adapter import ItemSize, register
 from ecwidth.families._qformer import QFormerAdapter, QueryTokens
+from ecwidth.families.adapter import register
+from ecwidth.families.items import ItemSize
 
 #: Frames the published InstructBLIP-Video checkpoints take (the processor's "4 frames only").
 PROFILE_FRAMES = 4

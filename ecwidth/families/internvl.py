@@ -24,8 +24,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, ItemSize, register
-from ecwidth.items import FixedTiles, side
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import FixedTiles, ItemSize, side
 
 #: ``max_patches`` of the default processor (InternVL's ``max_dynamic_patch``); cropping is on by default.
 MAX_TILES = 12

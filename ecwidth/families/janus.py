@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND, WholeTiles
+from ecwidth.families.adapter import FamilyAdapter, register
 
 
 @register

@@ -34,8 +34,8 @@ from typing import Any, ClassVar
 import torch
 from torch import nn
 
-from ecwidth.adapter import FamilyAdapter, ItemSize, register
-from ecwidth.items import ItemKind, cap_grid
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import ItemKind, ItemSize, cap_grid
 
 #: Published ``media_proc_cfg`` of Kimi-K2.5: patch budget of an image, of one video frame, and per side.
 IN_PATCH_LIMIT, IN_PATCH_LIMIT_EACH_FRAME, PATCH_LIMIT_ON_ONE_SIDE = 16384, 4096, 512
@@ -112,8 +112,7 @@ class KimiK25Adapter(FamilyAdapter):
     model_types = ("kimi_k25",)
     encoder_attributes = ("vision_tower", "mm_projector")
     engine = (
-        "vllm KimiK25ForConditionalGeneration (kimi_k25.py): mm_projector to text_config.hidden_size, as "
-        "vision_chunk"
+        "vllm KimiK25ForConditionalGeneration (kimi_k25.py): mm_projector to text_config.hidden_size, as vision_chunk"
     )
     required_fields = (
         "text_config.hidden_size",

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND
-from ecwidth.items import FixedTiles, ItemKind
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import FixedTiles, ItemKind
 
 
 def _latents(config: Any) -> int:

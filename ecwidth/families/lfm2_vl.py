@@ -27,8 +27,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.items import ItemKind
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import ItemKind
 
 #: The default image processor's ``max_image_tokens``: vLLM's profile image is that many tokens, untiled.
 MAX_IMAGE_TOKENS = 256
@@ -63,7 +63,4 @@ class Lfm2VlAdapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": NaFlexPatches()}
-    engine = (
-        "vllm Lfm2VLForConditionalGeneration (lfm2_vl.py): text_config.hidden_size via "
-        "Lfm2VLMultiModalProjector"
-    )
+    engine = "vllm Lfm2VLForConditionalGeneration (lfm2_vl.py): text_config.hidden_size via Lfm2VLMultiModalProjector"

@@ -24,8 +24,8 @@ budget (1003520 pixels), the video one frame group of it.
 
 from __future__ import annotations
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND, ProcessorPatches
+from ecwidth.families.adapter import FamilyAdapter, register
 
 #: ``Qwen2VLImageProcessor.size`` (shortest_edge, longest_edge), the class transformers maps to ``lfm3_vl``.
 PIXELS = (56 * 56, 28 * 28 * 1280)

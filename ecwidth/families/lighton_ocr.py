@@ -22,7 +22,7 @@ Items are Mistral 3's: one image of whole merged patches with its
 
 from __future__ import annotations
 
-from ecwidth.adapter import register
+from ecwidth.families.adapter import register
 from ecwidth.families.mistral3 import Mistral3Adapter
 
 

@@ -30,8 +30,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.adapter import FamilyAdapter, ItemSize, register, rows
-from ecwidth.items import FixedTiles
+from ecwidth.families.adapter import FamilyAdapter, register, rows
+from ecwidth.families.items import FixedTiles, ItemSize
 
 #: ``max_patches`` of the default Llama-4 image processor: tiles per image before the global one.
 MAX_TILES = 16
@@ -103,7 +103,8 @@ def _tables_for_tile(vision_model: nn.Module, pixels: int) -> Iterator[None]:
     positions, frequencies = vision_model.positional_embedding_vlm, rotary.freqs_ci
     patches = (pixels // tile_config.patch_size) ** 2
     vision_model.positional_embedding_vlm = nn.Parameter(
-        torch.cat([positions[:patches], positions[-1:]]), requires_grad=False  # patch rows, then the CLS row
+        torch.cat([positions[:patches], positions[-1:]]),
+        requires_grad=False,  # patch rows, then the CLS row
     )
     rotary.freqs_ci = Llama4VisionRotaryEmbedding._compute_freqs_ci(tile_config).to(frequencies.device)
     try:

@@ -52,8 +52,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.adapter import DummySize, FamilyAdapter, ItemSize, register
-from ecwidth.items import anyres_grid, unpadded_grid
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import DummySize, ItemSize, anyres_grid, unpadded_grid
 
 #: Vision towers whose output starts with a CLS row (``default`` selection drops it).
 CLASS_TOKEN_TOWERS = frozenset({"clip_vision_model"})

@@ -33,7 +33,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.adapter import DummySize, ItemSize, register
+from ecwidth.families.adapter import register
+from ecwidth.families.items import DummySize, ItemSize
 from ecwidth.families.llava import LlavaAdapter, LlavaNextAdapter, small_tiles
 
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND
+from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.minicpmv4_6 import NaViTUnits
 
 #: ``MiniCPMOcrImageProcessor.scale_resolution``: the side of a slice, in pixels.

@@ -33,8 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.items import ItemKind, side
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import ItemKind, side
 
 #: The processor's default ``max_slice_nums``: vLLM's profile image is this many slices plus the source.
 MAX_SLICES = 9

@@ -29,8 +29,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.items import PatchGrid
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import PatchGrid
 
 #: ``MiniMaxM3VLImageProcessor`` size (shortest_edge, longest_edge) and the video processor's per-frame bounds.
 IMAGE_PIXELS = (4 * 28 * 28, 451584)
@@ -73,4 +73,3 @@ class MiniMaxM3VLAdapter(FamilyAdapter):
         if vision.get("model_type") == "clip_vision_model":
             vision["model_type"] = "minimax_m3_vl_vision"
         return raw
-

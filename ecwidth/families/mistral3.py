@@ -21,8 +21,8 @@ from typing import Any
 
 import torch
 
-from ecwidth.adapter import FamilyAdapter, ItemSize, register
-from ecwidth.items import ItemKind
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import ItemKind, ItemSize
 
 #: (rows, cols) of merged patches in the minimal item: one would do, but transformers'
 #: ``get_image_features`` squeezes the token axis of a one-token item away.
@@ -61,8 +61,7 @@ class PixtralImage(ItemKind):
 class Mistral3Adapter(FamilyAdapter):
     model_types = ("mistral3",)
     engine = (
-        "vllm Mistral3ForConditionalGeneration (mistral3.py): patch merger and projector to "
-        "text_config.hidden_size"
+        "vllm Mistral3ForConditionalGeneration (mistral3.py): patch merger and projector to text_config.hidden_size"
     )
     required_fields = (
         "spatial_merge_size",

@@ -20,8 +20,8 @@ to the longest edge ``vision_config.image_size``, with its ``image_sizes``.
 
 from __future__ import annotations
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND
+from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.mistral3 import Mistral3Adapter, PixtralImage
 
 

@@ -35,8 +35,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.items import ItemKind
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import ItemKind
 
 #: The image processor's ``max_crops``; vLLM's profile image fills them, plus the low-res crop.
 MAX_CROPS = 8

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
+from ecwidth.families.adapter import FamilyAdapter, register
 
 #: ``MossAudioEncoderConfig``'s default DeepStack capture layers, where ``audio_config`` names none.
 DEFAULT_DEEPSTACK_LAYERS = (8, 16, 24)
@@ -48,7 +48,9 @@ class MossAudioAdapter(FamilyAdapter):
         return int(config.language_config.hidden_size)
 
     def deepstack_levels(self, config: Any, modality: str) -> int:
-        layers = getattr(getattr(config, "audio_config", None), "deepstack_encoder_layer_indexes", DEFAULT_DEEPSTACK_LAYERS)
+        layers = getattr(
+            getattr(config, "audio_config", None), "deepstack_encoder_layer_indexes", DEFAULT_DEEPSTACK_LAYERS
+        )
         levels = len(layers or ())  # an explicit null captures no layer
         cap = getattr(config, "deepstack_num_inject_layers", None)
         return levels if cap is None else max(0, min(levels, int(cap)))

@@ -27,8 +27,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.adapter import FamilyAdapter, register, rows
 from ecwidth.families._whisper_audio import WindowedMel, conv_rows, first_rows
+from ecwidth.families.adapter import FamilyAdapter, register, rows
 
 #: vLLM's ``MAX_AUDIO_DURATION_S``: the clip its dummy builder makes.
 MAX_AUDIO_SECONDS = 90 * 60

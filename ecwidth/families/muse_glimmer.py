@@ -32,8 +32,8 @@ from typing import Any
 
 import torch
 
-from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.items import ItemKind, cap_grid
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import ItemKind, cap_grid
 
 #: Default ``max_image_tokens`` and ``max_video_frame_tokens`` of the Muse Glimmer processors; frames of a video.
 MAX_IMAGE_TOKENS, MAX_VIDEO_FRAME_TOKENS, VIDEO_NUM_FRAMES = 4096, 144, 96

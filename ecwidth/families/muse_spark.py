@@ -34,10 +34,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import register
 from ecwidth.families._backend import BACKEND
+from ecwidth.families.adapter import register
+from ecwidth.families.items import HopWaveform
 from ecwidth.families.muse_glimmer import MuseGlimmerAdapter
-from ecwidth.items import HopWaveform
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ecwidth.adapter import register
 from ecwidth.families._whisper_audio import PooledWindows
+from ecwidth.families.adapter import register
 from ecwidth.families.audioflamingo3 import AudioFlamingo3Adapter
 
 #: ``MusicFlamingoProcessor.max_audio_len``: the longest clip the processor keeps.

@@ -28,9 +28,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND
-from ecwidth.items import MelFrames
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import MelFrames
 
 #: ``NemotronAsrStreamingFeatureExtractor``: 16 kHz audio, a frame every 160 samples.
 SAMPLING_RATE, HOP_LENGTH = 16000, 160

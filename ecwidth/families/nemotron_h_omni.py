@@ -49,8 +49,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.items import ItemKind, MEL_FRAMES_PER_SECOND
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import MEL_FRAMES_PER_SECOND, ItemKind
 
 #: vLLM's longest audio clip (``MAX_AUDIO_LEN_S`` in ``nano_nemotron_vl.py``): the dummy it profiles.
 MAX_AUDIO_SECONDS = 10 * 60
@@ -125,4 +125,3 @@ class NemotronHOmniAdapter(FamilyAdapter):
     def required_paths(self, raw: Any) -> tuple[str, ...]:
         """The text width, under the released name (``llm_config``) or the one transformers saves."""
         return ("text_config.hidden_size",) if "text_config" in raw else ("llm_config.hidden_size",)
-

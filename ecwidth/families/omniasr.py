@@ -24,9 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND
-from ecwidth.items import Waveform
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import Waveform
 
 
 def conv_stack(config: Any) -> list[tuple[int, int]]:

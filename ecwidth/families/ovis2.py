@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND, ProcessorTiles
-from ecwidth.items import side
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import side
 
 
 class StackedPatchTiles(ProcessorTiles):

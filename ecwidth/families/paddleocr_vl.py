@@ -29,8 +29,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.items import PatchGrid
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import PatchGrid
 
 #: transformers' PaddleOCRVLImageProcessor ``size`` (shortest_edge, longest_edge), pixel areas.
 PIXELS = (384 * 384, 1536 * 1536)
@@ -51,7 +51,9 @@ class PaddlePatches(PatchGrid):
         item = super().make(config, modality, size, max_tokens=max_tokens, dtype=dtype, device=device)
         vision = self.vision(config)
         pixels = item["pixel_values"]
-        item["pixel_values"] = pixels.reshape(pixels.shape[0], vision.num_channels, vision.patch_size, vision.patch_size)
+        item["pixel_values"] = pixels.reshape(
+            pixels.shape[0], vision.num_channels, vision.patch_size, vision.patch_size
+        )
         return item
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
+from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.internvl import InternVLTiles
 
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.adapter import register
 from ecwidth.families._qwen_omni import PROFILE_AUDIO_SECONDS, QwenOmniThinkerAdapter, ThinkerMel, ThinkerPatches
+from ecwidth.families.adapter import register
 
 
 def audio_tokens(config: Any, frames: int) -> int:

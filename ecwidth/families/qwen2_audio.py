@@ -28,8 +28,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.items import MelFrames
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import MelFrames
 
 
 def clip_tokens(mel_frames: int) -> int:

@@ -27,9 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._pruning import PrunedPositions
-from ecwidth.items import PatchGrid, most_tokens_grid
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import PatchGrid, most_tokens_grid
 
 # Published preprocessor_config.json of Qwen2-VL-7B-Instruct and Qwen2.5-VL-7B-Instruct; videos use the same
 # per-frame bounds (neither repo ships a separate video config, and vLLM sizes videos by the image processor).
@@ -72,8 +72,7 @@ class Qwen2VLAdapter(FamilyAdapter):
 class Qwen2_5_VLAdapter(PrunedPositions, Qwen2VLAdapter):
     model_types = ("qwen2_5_vl",)
     engine = (
-        "vllm Qwen2_5_VLForConditionalGeneration (qwen2_5_vl.py): vision_config.out_hidden_size; +4 with "
-        "video pruning"
+        "vllm Qwen2_5_VLForConditionalGeneration (qwen2_5_vl.py): vision_config.out_hidden_size; +4 with video pruning"
     )
     required_fields = ("vision_config.out_hidden_size", "vision_config.hidden_size", "vision_config.depth")
     merger_width_field = "out_hidden_size"

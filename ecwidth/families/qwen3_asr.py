@@ -28,8 +28,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.items import MelFrames
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import MelFrames
 
 
 def _halve_thrice(length: int) -> int:

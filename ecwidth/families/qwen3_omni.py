@@ -26,9 +26,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.adapter import register
-from ecwidth.families._qwen_omni import PROFILE_AUDIO_SECONDS, QwenOmniThinkerAdapter, ThinkerMel, ThinkerPatches
-from ecwidth.families._qwen_omni import thinker_config
+from ecwidth.families._qwen_omni import (
+    PROFILE_AUDIO_SECONDS,
+    QwenOmniThinkerAdapter,
+    ThinkerMel,
+    ThinkerPatches,
+    thinker_config,
+)
+from ecwidth.families.adapter import register
 
 
 def _halve_thrice(length: int) -> int:

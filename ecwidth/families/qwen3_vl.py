@@ -48,11 +48,11 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.adapter import FamilyAdapter, ItemSize, register
-from ecwidth.items import PatchGrid, most_tokens_grid, video_smart_resize
+from ecwidth.engines.runtime import RuntimeOptions
 from ecwidth.families._pruning import PrunedPositions
-from ecwidth.packing import pack_deepstack
-from ecwidth.runtime import RuntimeOptions
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import ItemSize, PatchGrid, most_tokens_grid, video_smart_resize
+from ecwidth.families.packing import pack_deepstack
 
 # Published preprocessor_config.json / video_preprocessor_config.json of Qwen3-VL and Qwen3.5.
 IMAGE_PIXELS = (65536, 16777216)
@@ -109,7 +109,6 @@ class Qwen3VLAdapter(PrunedPositions, FamilyAdapter):
         # vLLM runs images and videos through the same tower call.
         pixels, grid = item.values()
         return pack_deepstack(model.visual(pixels, grid_thw=grid))
-
 
 
 @register

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.adapter import register
+from ecwidth.families.adapter import register
 from ecwidth.families.qwen3_vl import Qwen3_5Adapter
 
 

@@ -31,8 +31,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.items import ItemKind, side
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import ItemKind, side
 
 #: The local crop size vLLM's Step3-VL processor and model hard-code, in pixels.
 LOCAL_CROP = 504
@@ -80,4 +80,3 @@ class Step3p7Adapter(FamilyAdapter):
         "vllm Step3p7ForConditionalGeneration (step3p7.py): text_config.hidden_size via vit_large_projector; "
         "it reads the original vision_config.width, transformers' Step3p7Model ships the same width"
     )
-

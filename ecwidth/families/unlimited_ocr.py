@@ -31,8 +31,8 @@ the processor's settings, so there is no token rule.
 
 from __future__ import annotations
 
-from ecwidth.adapter import register
 from ecwidth.families._backend import BACKEND
+from ecwidth.families.adapter import register
 from ecwidth.families.deepseek_ocr2 import DeepseekOcr2Adapter
 
 

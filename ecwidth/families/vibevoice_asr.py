@@ -27,9 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND
-from ecwidth.items import HopWaveform
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import HopWaveform
 
 
 @dataclass(frozen=True)

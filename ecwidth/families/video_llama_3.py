@@ -25,8 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND, ProcessorPatches
+from ecwidth.families.adapter import FamilyAdapter, register
 
 #: ``VideoLlama3ImageProcessor`` / ``VideoLlama3VideoProcessor`` defaults: (min, max) pixels, and merge_size.
 IMAGE_PIXELS, IMAGE_MERGE = (56 * 56, 28 * 28 * 1280), 1

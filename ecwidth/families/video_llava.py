@@ -35,9 +35,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, ItemSize, register
 from ecwidth.families._backend import BACKEND, WholeTiles
-from ecwidth.items import side
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import ItemSize, side
 
 
 def _grid_tokens(config: Any) -> int:

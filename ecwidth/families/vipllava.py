@@ -17,8 +17,8 @@ table is fixed to it); ``(image_size / patch_size)²`` tokens.
 
 from __future__ import annotations
 
-from ecwidth.adapter import FamilyAdapter, register
 from ecwidth.families._backend import BACKEND, WholeTiles
+from ecwidth.families.adapter import FamilyAdapter, register
 
 
 @register

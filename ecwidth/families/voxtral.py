@@ -33,9 +33,9 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.adapter import FamilyAdapter, register, rows
 from ecwidth.families._whisper_audio import first_rows
-from ecwidth.items import ItemKind
+from ecwidth.families.adapter import FamilyAdapter, register, rows
+from ecwidth.families.items import ItemKind
 
 
 def merge(config: Any) -> int:

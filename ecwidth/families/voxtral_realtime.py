@@ -30,8 +30,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.adapter import FamilyAdapter, register
-from ecwidth.items import MEL_FRAMES_PER_SECOND, ItemKind
+from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.items import MEL_FRAMES_PER_SECOND, ItemKind
 
 #: The clip profiled: one 30 s Whisper window.
 PROFILE_SECONDS = 30

@@ -6,7 +6,7 @@
 - ``figures``: the plots.
 - ``notebook``: notebook glue: parameter checks, measured tables, output folders, files.
 
-The measuring kit (``ecwidth.measure``, ``ecwidth.table`` ...) never imports these.
+The measuring kit (``ecwidth.measuring.measure``, ``ecwidth.records.table`` ...) never imports these.
 """
 
 import warnings

@@ -1,8 +1,8 @@
-"""Bytes per typical item and items per buffer, as frames for the notebooks: ``ecwidth.sizing`` for many models.
+"""Bytes per typical item and items per buffer, as frames for the notebooks: ``ecwidth.serving.sizing`` for many models.
 
     bytes(item) = embedding tokens × encoder output width × bytes per element
 
-The numbers are ``ecwidth.sizing.size_transfers``'s, the ones ``ecwidth size``
+The numbers are ``ecwidth.serving.sizing.size_transfers``'s, the ones ``ecwidth size``
 prints; this module only lays them out, one row per (model, item). A family
 without a token rule keeps its items, unpriced, with the note
 ``NO_TOKEN_RULE``. The serving dtype (the dtype the producer ships in, bf16 by
@@ -17,8 +17,8 @@ from typing import Any
 
 import pandas as pd
 
-from ecwidth.sizing import NO_TOKEN_RULE, PLAN_KEYS, TYPICAL_ITEMS, TypicalItem, bytes_per_token, size_transfers
-from ecwidth.table import WidthTable
+from ecwidth.records.table import WidthTable
+from ecwidth.serving.sizing import NO_TOKEN_RULE, PLAN_KEYS, TYPICAL_ITEMS, TypicalItem, bytes_per_token, size_transfers
 
 #: One gigabyte, as buffer sizes are quoted (10⁹ bytes).
 GB = 10**9

@@ -13,9 +13,9 @@ from typing import Any
 
 import pandas as pd
 
-from ecwidth.catalog import catalog_entry
-from ecwidth.configs import resolve_spec
 from ecwidth.errors import ConfigError
+from ecwidth.reading.catalog import catalog_entry
+from ecwidth.reading.configs import resolve_spec
 from ecwidth.study.rules import VISION_MODALITIES, vision_out_hidden_size
 
 GROWTH_COLUMNS = (
@@ -93,7 +93,7 @@ def measure_growth(
         EncodeError: Encoding a variant failed.
         UnsupportedOptionError: The family does not take video pruning, or ``video_pruning_rate`` is out of range.
     """
-    from ecwidth.measure import measure
+    from ecwidth.measuring.measure import measure
 
     raw = catalog_entry(model).config
     published = len(_vision_config(raw)["deepstack_visual_indexes"])

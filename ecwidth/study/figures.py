@@ -21,7 +21,7 @@ from matplotlib.colors import ListedColormap, LogNorm, TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
-from ecwidth.study.rules import packing_mark, row_label
+from ecwidth.study.labels import packing_mark, row_label
 
 DEEPSTACK_COLOR = "#d95f02"
 PLAIN_COLOR = "#1b9e77"
@@ -73,7 +73,9 @@ def _collapse_modalities(frame: pd.DataFrame) -> pd.DataFrame:
         .reset_index()
     )
     grouped["label"] = [
-        row_label(r.model, r.modality, packing_mark(int(r.deepstack_levels), int(r.encoder_width), int(r.lm_hidden_size)))
+        row_label(
+            r.model, r.modality, packing_mark(int(r.deepstack_levels), int(r.encoder_width), int(r.lm_hidden_size))
+        )
         for r in grouped.itertuples(index=False)
     ]
     grouped["ratio"] = grouped["encoder_width"] / grouped["lm_hidden_size"]
@@ -112,9 +114,7 @@ def width_vs_hidden(frame: pd.DataFrame, path: str | os.PathLike[str] | None = N
     return fig
 
 
-def survey_cost(
-    costs: pd.DataFrame, path: str | os.PathLike[str] | None = None, *, warmup_s: float = 0.0
-) -> Figure:
+def survey_cost(costs: pd.DataFrame, path: str | os.PathLike[str] | None = None, *, warmup_s: float = 0.0) -> Figure:
     """The survey's own cost per model: build and encode time (s), and memory (GiB) above the baseline.
 
     ``costs`` is ``Survey.costs`` and ``warmup_s`` its ``warmup_s``: the
@@ -171,6 +171,7 @@ def survey_cost(
 
 # -- measuring cost: minimal vs profile (benchmarks/measure_cost.json) ----------------------
 
+
 def measure_cost(bench: pd.DataFrame, path: str | os.PathLike[str] | None = None) -> Figure:
     """Minimal-item against profile-item measurement: time (s, log) and peak memory (GiB), per model.
 
@@ -190,13 +191,15 @@ def measure_cost(bench: pd.DataFrame, path: str | os.PathLike[str] | None = None
             ("peak_cuda_bytes", "peak CUDA allocated"),
             ("peak_rss_bytes", "peak process RSS"),
         )
-        if all(f"{kind}_{column}" in bench and bench[f"{kind}_{column}"].notna().all() for kind in ("minimal", "profile"))
+        if all(
+            f"{kind}_{column}" in bench and bench[f"{kind}_{column}"].notna().all() for kind in ("minimal", "profile")
+        )
     )
     top = pd.to_numeric(bench[f"profile_{memory[0]}"]).max()
-    unit, scale = _memory_unit(top)
+    memory_unit, memory_scale = _memory_unit(top)
     for ax, column, scale, unit in (
         (time_ax, "total_s", 1.0, "build + encode time (s, log scale)"),
-        (mem_ax, memory[0], scale, f"{memory[1]} ({unit})"),
+        (mem_ax, memory[0], memory_scale, f"{memory[1]} ({memory_unit})"),
     ):
         minimal = bench[f"minimal_{column}"] / scale
         profile = bench[f"profile_{column}"] / scale
@@ -275,7 +278,9 @@ def deepstack_growth(growth: pd.DataFrame, path: str | os.PathLike[str] | None =
                     alpha=0.6, label=f"{model}: out_hidden_size × (1 + levels)")  # fmt: skip
         ax.axhline(levels["lm_hidden_size"].iloc[0], color=color, linestyle=":", alpha=0.7,
                    label=f"{model}: LM hidden_size = {levels['lm_hidden_size'].iloc[0]:,}")  # fmt: skip
-        published = levels[levels["levels"] == levels["published_levels"]] if "published_levels" in levels else levels[:0]
+        published = (
+            levels[levels["levels"] == levels["published_levels"]] if "published_levels" in levels else levels[:0]
+        )
         if len(published):
             width = float(published["encoder_width"].iloc[0])
             ax.plot([published["levels"].iloc[0]], [width], marker="*", markersize=26, markerfacecolor="none",
@@ -310,8 +315,9 @@ def transfer_costs(costs: pd.DataFrame, path: str | os.PathLike[str] | None = No
     labels = [f"{model} {marks[model]}".rstrip() for model in models]
     buffer = int(costs["buffer_bytes"].iloc[0]) if len(costs) else 0
     dtype = ", ".join(sorted(set(costs["serving_dtype"])))
-    fig, axes = plt.subplots(1, 2, figsize=(4 + 2.6 * len(items), 2.2 + 0.34 * len(models)), sharey=True,
-                             layout="constrained")  # it keeps the suptitle clear of the panel titles
+    fig, axes = plt.subplots(
+        1, 2, figsize=(4 + 2.6 * len(items), 2.2 + 0.34 * len(models)), sharey=True, layout="constrained"
+    )  # it keeps the suptitle clear of the panel titles
     panels = (
         ("item_bytes", f"bytes per item ({dtype})", "Blues", human_bytes),
         ("items_per_buffer", f"whole items per {human_bytes(buffer)} buffer", "Greens", lambda v: f"{v:,.0f}"),

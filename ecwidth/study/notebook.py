@@ -19,14 +19,14 @@ from typing import Any
 
 import pandas as pd
 
-from ecwidth.atomic import write_text_atomic
-from ecwidth.catalog import catalog_names
-from ecwidth.configs import name_models
+from ecwidth.cli.notices import show_in_this_session
 from ecwidth.errors import EcwidthError, TableError
-from ecwidth.notices import show_in_this_session
-from ecwidth.units import SERVING_DTYPES
+from ecwidth.reading.catalog import catalog_names
+from ecwidth.reading.configs import name_models
+from ecwidth.records.atomic import write_text_atomic
+from ecwidth.records.table import WidthTable
+from ecwidth.records.units import SERVING_DTYPES
 from ecwidth.study.figures import human_bytes
-from ecwidth.table import WidthTable
 
 #: Where notebook 01 writes its table by default: notebooks 02-04 reuse it when it is there.
 SURVEY_TABLE = "build/notebooks/01_width_survey/encoder_widths.json"
@@ -86,10 +86,12 @@ def _check(name: str, value: Any) -> None:
         raise ValueError(f"deepstack_levels = {value!r}: use a non-empty list of level counts, such as [0, 1, 2, 3]")
     if name == "deepstack_models":
         if not isinstance(value, list):
-            raise ValueError(f"deepstack_models = {value!r}: use a list of catalog names, such as [\"qwen3-vl-2b-instruct\"]")
+            raise ValueError(
+                f'deepstack_models = {value!r}: use a list of catalog names, such as ["qwen3-vl-2b-instruct"]'
+            )
         select_models(value)
     if name == "growth_modalities" and value is not None and not (isinstance(value, list) and value):
-        raise ValueError(f"growth_modalities = {value!r}: use None (every modality) or a list such as [\"image\"]")
+        raise ValueError(f'growth_modalities = {value!r}: use None (every modality) or a list such as ["image"]')
 
 
 def start(
@@ -117,7 +119,7 @@ def start(
         TableError: ``width_table`` names a file that is not a valid table.
         ValueError: Any other parameter is wrong; the message says which and what it takes.
     """
-    from ecwidth.devices import resolve_device, resolve_dtype
+    from ecwidth.measuring.devices import resolve_device, resolve_dtype
 
     show_in_this_session()
     resolve_dtype(dtype, resolve_device(device))
@@ -193,7 +195,7 @@ def select_models(models: str | Iterable[str] | Mapping[str, str] = "all") -> di
 
 
 def check_survey(result: Any, *, allow_failures: bool = False) -> None:
-    """Raise when a survey (``ecwidth.survey.Survey``) lost models, unless failures are allowed.
+    """Raise when a survey (``ecwidth.measuring.survey.Survey``) lost models, unless failures are allowed.
 
     Raises:
         EcwidthError: Some models failed; names each one and its error.
@@ -230,7 +232,7 @@ def measured_table(
         if isinstance(models, str) and models.strip() == "all":
             return table
         return WidthTable([row for name in select_models(models) for row in table.for_model(name)])
-    from ecwidth.survey import survey
+    from ecwidth.measuring.survey import survey
 
     result = survey(select_models(models), device=device, dtype=dtype, progress=progress)
     check_survey(result, allow_failures=allow_failures)
@@ -414,8 +416,11 @@ def load_measure_cost(path: str | os.PathLike[str]) -> pd.DataFrame | None:
 
 def _cell_format(column: str) -> Any:
     """How a column is shown, by the name the package gives it: bytes, seconds, ratios, errors."""
+
     def missing(formatter: Any) -> Any:
-        return lambda value: "—" if value is None or (isinstance(value, float) and math.isnan(value)) else formatter(value)
+        return lambda value: (
+            "—" if value is None or (isinstance(value, float) and math.isnan(value)) else formatter(value)
+        )
 
     if column.endswith("_bytes") or column == "bytes_per_token":
         return missing(human_bytes)

@@ -10,7 +10,7 @@ so it needs a width from somewhere. Stacks have used, over time:
   Qwen3-Omni audio ``output_dim``);
 - ecwidth's own prediction from the config.
 
-Each rule is a function of a config (anything ``ecwidth.configs.resolve_spec``
+Each rule is a function of a config (anything ``ecwidth.reading.configs.resolve_spec``
 takes: a catalog name, path, raw dict, ModelSpec or transformers config) and a
 modality, returning an int, or ``None`` where the rule does not apply to that
 config. A rule that reads one config number gives the same width for every
@@ -36,12 +36,13 @@ from typing import Any
 
 import pandas as pd
 
-from ecwidth.adapter import find_adapter
-from ecwidth.configs import ModelSpec, resolve_spec
+from ecwidth.engines.runtime import describe_options
 from ecwidth.errors import TableError
-from ecwidth.predict import predict_widths
-from ecwidth.runtime import describe_options
-from ecwidth.table import WidthTable
+from ecwidth.families.adapter import find_adapter
+from ecwidth.measuring.predict import predict_widths
+from ecwidth.reading.configs import ModelSpec, resolve_spec
+from ecwidth.records.table import WidthTable
+from ecwidth.study.labels import packing_mark, row_label
 
 #: Modalities served by the vision tower (image and video share it in every family here).
 VISION_MODALITIES = ("image", "video")
@@ -161,8 +162,10 @@ RULES: tuple[SizingRule, ...] = (
         "projector output field", "projector_output_dim / audio output_dim, per modality", projector_output_field
     ),
     SizingRule(
-        "ecwidth prediction", "ecwidth's per-family, per-modality prediction, with the runtime options",
-        ecwidth_prediction, takes_options=True,
+        "ecwidth prediction",
+        "ecwidth's per-family, per-modality prediction, with the runtime options",
+        ecwidth_prediction,
+        takes_options=True,
     ),
 )
 RULE_NAMES: tuple[str, ...] = tuple(rule.name for rule in RULES)
@@ -189,7 +192,7 @@ def _measured_rows(table: WidthTable) -> list[Any]:
     if predicted:
         raise TableError(
             f"sizing rules are compared with measured widths, but {len(predicted)} row(s) are predicted: "
-            f"{predicted[:5]}. Measure the models first (ecwidth.survey.survey)."
+            f"{predicted[:5]}. Measure the models first (ecwidth.measuring.survey.survey)."
         )
     return list(table)
 
@@ -242,30 +245,6 @@ def compare_rules(
     return frame
 
 
-def packing_mark(deepstack_levels: int, width: int, lm_hidden_size: int) -> str:
-    """How a packed row is marked: a count of the maps on the last dim, never "×", which ratios keep.
-
-    ``"◆ 3 DeepStack levels"`` where the maps follow a main slice (Qwen3-VL: width
-    = out_hidden_size × (1 + levels)); ``"◆ 8 layer maps"`` where every slice is a
-    layer map and there is no main one (Granite 4 Vision: width = maps × hidden size).
-    """
-    if not deepstack_levels:
-        return ""
-    if width == deepstack_levels * lm_hidden_size:
-        return f"◆ {deepstack_levels} layer maps"
-    return f"◆ {deepstack_levels} DeepStack level{'s' if deepstack_levels > 1 else ''}"
-
-
-def row_label(model: str, modalities: Iterable[str], mark: str = "", options: str = "engine defaults") -> str:
-    """``"qwen3-vl-8b-instruct (image, video) ◆ 3 DeepStack levels"``: how the plots and matrices name a row.
-
-    ``mark`` is ``packing_mark``'s. Rows measured with a runtime option set carry
-    it: ``"... ◆ 3 DeepStack levels [video_pruning_rate=0.5]"``.
-    """
-    setting = f" [{options}]" if options != "engine defaults" else ""
-    return f"{model} ({', '.join(modalities)})" + (f" {mark}" if mark else "") + setting
-
-
 def rule_matrix(comparison: pd.DataFrame, *, value: str = "relative_error", collapse: bool = True) -> pd.DataFrame:
     """Pivot ``compare_rules`` output to rows × rules of ``value`` (signed relative error by default).
 
@@ -314,7 +293,6 @@ def misses(comparison: pd.DataFrame) -> pd.DataFrame:
     return wrong.sort_values(["_order", "_size", "model", "modality"]).drop(columns=["_order", "_size"])
 
 
-
 def compare_with_pruning(
     models: Any = "all",
     *,
@@ -327,7 +305,7 @@ def compare_with_pruning(
     """The case "config formula, pruning on": every rule against widths measured with video pruning set.
 
     Only the selected models whose engine class takes the option are measured
-    (``ecwidth.survey.takes_options``); the config formulas cannot see it, so
+    (``ecwidth.measuring.survey.takes_options``); the config formulas cannot see it, so
     where the engine appends channels they under-allocate. Columns are
     ``COMPARISON_COLUMNS``; no model takes the option: an empty frame.
 
@@ -336,8 +314,8 @@ def compare_with_pruning(
         UnsupportedOptionError: ``video_pruning_rate`` is out of range.
         EcwidthError: Measuring failed for some model and ``allow_failures`` is off.
     """
+    from ecwidth.measuring.survey import survey, takes_options
     from ecwidth.study.notebook import check_survey, select_models
-    from ecwidth.survey import survey, takes_options
 
     chosen = {
         name: model

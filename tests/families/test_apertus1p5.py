@@ -1,12 +1,11 @@
 """Apertus 1.5: image and audio features are LM token embeddings; predicted at the text width, never measured."""
 
 import pytest
+from tiny_configs import tiny_config
 
 import ecwidth
 from ecwidth.errors import UnmeasurableError
-from ecwidth.predict import predict_widths
-
-from tiny_configs import tiny_config
+from ecwidth.measuring.predict import predict_widths
 
 
 def test_images_and_audio_are_predicted_at_the_text_hidden_size_and_not_measured():

@@ -1,13 +1,12 @@
 """Aria at tiny scale: projector queries at the text width; the query count follows the crop's patches."""
 
 import torch
-
-from ecwidth.adapter import ItemSize
-from ecwidth.configs import resolve_spec
-from ecwidth.measure import measure
-
 from building import built
 from tiny_configs import tiny_config
+
+from ecwidth.families.items import ItemSize
+from ecwidth.measuring.measure import measure
+from ecwidth.reading.configs import resolve_spec
 
 
 def test_width_is_the_text_hidden_size_not_the_vision_width():

@@ -1,13 +1,13 @@
 """BLIP-2 at tiny scale: Q-Former queries projected to the text width, neither the ViT's nor the Q-Former's."""
 
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-from ecwidth.errors import ConfigError
-from ecwidth.measure import measure
-
 import pytest
-
 from tiny_configs import tiny_config
+
+from ecwidth.errors import ConfigError
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.measuring.measure import measure
+from ecwidth.reading.configs import resolve_spec
 
 
 def test_width_is_the_text_hidden_size():

@@ -1,10 +1,11 @@
 """Command-A Vision at tiny scale: SigLIP tiles, pixel shuffle and a SwiGLU projector, at the text width."""
 
-import ecwidth
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-
 from tiny_configs import tiny_config
+
+import ecwidth
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.reading.configs import resolve_spec
 
 
 def test_images_ship_at_the_text_hidden_size_not_a_projector_width():

@@ -1,13 +1,13 @@
 """Cohere Compass at tiny scale: main features plus every DeepStack level, on the last dim."""
 
 import pytest
-
-import ecwidth
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-
 from building import built, encoded
 from tiny_configs import tiny_config
+
+import ecwidth
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.reading.configs import resolve_spec
 
 
 def with_deepstack(levels: list[int]) -> dict:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ecwidth.measure import measure
-
 from tiny_configs import tiny_config
+
+from ecwidth.measuring.measure import measure
 
 
 def test_width_packs_every_deepstack_level() -> None:

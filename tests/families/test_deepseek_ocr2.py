@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import torch
-
-from ecwidth.measure import measure
-
 from building import built
 from tiny_configs import tiny_config
+
+from ecwidth.measuring.measure import measure
 
 
 def test_width_is_the_lm_hidden_size_not_the_query_encoders() -> None:
@@ -15,7 +14,10 @@ def test_width_is_the_lm_hidden_size_not_the_query_encoders() -> None:
     result = measure(config, device="cpu")
     assert result.widths == {"image": config["text_config"]["hidden_size"]}
     vision = config["vision_config"]
-    assert result.widths["image"] not in (vision["encoder_config"]["hidden_size"], vision["sam_config"]["output_channels"])
+    assert result.widths["image"] not in (
+        vision["encoder_config"]["hidden_size"],
+        vision["sam_config"]["output_channels"],
+    )
 
 
 def test_a_small_view_ships_the_smaller_query_set_and_the_zeroed_separator() -> None:

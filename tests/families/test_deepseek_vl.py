@@ -1,8 +1,8 @@
 """DeepSeek-VL at tiny scale: the aligner's output, at the text width, not SigLIP's."""
 
-import ecwidth
-
 from tiny_configs import tiny_config
+
+import ecwidth
 
 
 def test_images_ship_at_the_text_hidden_size():

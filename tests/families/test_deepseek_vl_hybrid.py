@@ -1,10 +1,10 @@
 """DeepSeek-VL hybrid at tiny scale: the aligner joins both towers' halves at the text width."""
 
-import ecwidth
-from ecwidth.measure import dummy_shapes
-
 from building import build_on_cpu
 from tiny_configs import tiny_config
+
+import ecwidth
+from ecwidth.measuring.measure import dummy_shapes
 
 
 def test_images_ship_at_the_text_hidden_size_not_a_towers_width():

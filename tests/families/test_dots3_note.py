@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import torch
-
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-from ecwidth.measure import measure
-
 from building import built
+
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.measuring.measure import measure
+from ecwidth.reading.configs import resolve_spec
 
 TINY = Path(__file__).parents[1] / "tiny" / "dots3_note.json"
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import torch
-
-from ecwidth.measure import measure
-
 from building import built
 from tiny_configs import tiny_config
+
+from ecwidth.measuring.measure import measure
 
 
 def test_width_is_the_text_hidden_size_not_the_resampler_inside() -> None:

@@ -1,12 +1,11 @@
 """Fuyu at tiny scale: one row per patch at the text width, from last_hidden_state (its pooler_output is None)."""
 
 import torch
-
-import ecwidth
-from ecwidth.adapter import adapter_for
-
 from building import built
 from tiny_configs import tiny_config
+
+import ecwidth
+from ecwidth.families.adapter import adapter_for
 
 
 def test_patches_ship_at_the_text_hidden_size_not_the_patch_size():

@@ -1,10 +1,11 @@
 """Gemma 4 at tiny scale: every modality through its embedder to the text width; token rules as vLLM counts."""
 
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-from ecwidth.measure import measure
-
 from tiny_configs import tiny_config
+
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.measuring.measure import measure
+from ecwidth.reading.configs import resolve_spec
 
 
 def test_every_modality_is_the_text_width_not_the_tower_or_projection_width():

@@ -1,8 +1,8 @@
 """Gemma 4 Unified at tiny scale: encoder-free embedders, every modality at the text width."""
 
-from ecwidth.measure import measure
-
 from tiny_configs import tiny_config
+
+from ecwidth.measuring.measure import measure
 
 
 def test_every_modality_is_the_text_width_not_the_embedder_inputs():

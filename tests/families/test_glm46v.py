@@ -1,11 +1,10 @@
 """GLM-4.6V's transformers port through vLLM's Transformers backend: the GLM-4V merger's width, no pruning option."""
 
 import pytest
+from tiny_configs import tiny_config
 
 from ecwidth.errors import UnsupportedOptionError
-from ecwidth.measure import measure
-
-from tiny_configs import tiny_config
+from ecwidth.measuring.measure import measure
 
 
 @pytest.mark.parametrize("model_type", ["glm46v", "glmga"])

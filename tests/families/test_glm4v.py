@@ -8,12 +8,12 @@ nor the LM's.
 from __future__ import annotations
 
 import pytest
-
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-from ecwidth.measure import measure
-
 from tiny_configs import tiny_config
+
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.measuring.measure import measure
+from ecwidth.reading.configs import resolve_spec
 
 MODEL_TYPES = ("glm4v", "glm4v_moe", "glm_ocr", "glm5_next")
 

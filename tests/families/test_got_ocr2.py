@@ -1,8 +1,8 @@
 """GOT-OCR 2.0 at tiny scale: the conv projector's output, at the text width, not the tower's channels."""
 
-import ecwidth
-
 from tiny_configs import tiny_config
+
+import ecwidth
 
 
 def test_images_ship_at_the_text_hidden_size():
@@ -10,4 +10,8 @@ def test_images_ship_at_the_text_hidden_size():
     vision = raw["vision_config"]
     result = ecwidth.measure(raw, device="cpu")
     assert result.widths == {"image": raw["text_config"]["hidden_size"]}
-    assert result.widths["image"] not in (vision["hidden_size"], vision["output_channels"], 2 * vision["output_channels"])
+    assert result.widths["image"] not in (
+        vision["hidden_size"],
+        vision["output_channels"],
+        2 * vision["output_channels"],
+    )

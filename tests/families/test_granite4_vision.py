@@ -2,13 +2,13 @@
 
 import pytest
 import torch
-
-import ecwidth
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-
 from building import build_on_cpu, encoded, randomize
 from tiny_configs import tiny_config
+
+import ecwidth
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.reading.configs import resolve_spec
 
 # The tiny config: an 8 x 8 patch grid a 64 px tile, downsampled 2/4 to 4 x 4 tokens; maps at layers 2, 0 and 3, 4, 5.
 
@@ -89,7 +89,12 @@ def test_a_minimal_item_leaves_config_and_projectors_as_they_were(adapter, model
     assert model.config.image_grid_pinpoints == cfg["image_grid_pinpoints"]
     for projector, (query, positions) in zip(projectors, tables):
         # An 8 x 8 patch grid of 4 x 4 windows pooled to 2 x 2 queries, and the very same learned tables.
-        assert (projector.image_side, projector.window_side, projector.query_side, projector.query_length) == (8, 4, 2, 4)
+        assert (projector.image_side, projector.window_side, projector.query_side, projector.query_length) == (
+            8,
+            4,
+            2,
+            4,
+        )
         assert projector.query is query and projector.image_positions is positions
 
 

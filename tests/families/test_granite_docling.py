@@ -1,12 +1,11 @@
 """Granite-Docling at tiny scale: the Transformers backend's ``pooler_output``, its DeepStack levels dropped."""
 
 import torch
-
-import ecwidth
-from ecwidth.adapter import adapter_for
-
 from building import built
 from tiny_configs import tiny_config
+
+import ecwidth
+from ecwidth.families.adapter import adapter_for
 
 
 def test_images_ship_at_out_hidden_size_without_the_deepstack_levels():

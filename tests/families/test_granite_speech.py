@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 import torch
-
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-from ecwidth.measure import measure
-
 from building import built
 from tiny_configs import tiny_config
+
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.measuring.measure import measure
+from ecwidth.reading.configs import resolve_spec
 
 
 @pytest.mark.parametrize("model_type", ["granite_speech", "granite_speech_plus"])
@@ -18,7 +18,10 @@ def test_width_is_the_lm_hidden_size_not_the_qformers(model_type: str) -> None:
     config = tiny_config(model_type)
     result = measure(config, device="cpu")
     assert result.widths == {"audio": config["text_config"]["hidden_size"]}
-    assert result.widths["audio"] not in (config["projector_config"]["hidden_size"], config["encoder_config"]["hidden_dim"])
+    assert result.widths["audio"] not in (
+        config["projector_config"]["hidden_size"],
+        config["encoder_config"]["hidden_dim"],
+    )
 
 
 def test_plus_concatenated_layers_widen_only_the_projector_input() -> None:

@@ -1,12 +1,13 @@
 """Idefics2 at tiny scale: the perceiver's latents at the text width, neither the tower's nor the MLP's inner width."""
 
-import ecwidth
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-from ecwidth.measure import dummy_shapes
-
 from building import build_on_cpu
 from tiny_configs import tiny_config
+
+import ecwidth
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.measuring.measure import dummy_shapes
+from ecwidth.reading.configs import resolve_spec
 
 
 def test_images_ship_at_the_text_hidden_size():

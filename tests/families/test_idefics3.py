@@ -1,13 +1,13 @@
 """Idefics3 and SmolVLM at tiny scale: tiles pixel-shuffled and projected, flattened at the text width."""
 
 import pytest
-
-import ecwidth
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-
 from building import built, encoded
 from tiny_configs import tiny_config
+
+import ecwidth
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.reading.configs import resolve_spec
 
 
 @pytest.fixture(scope="module")

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-from ecwidth.measure import measure
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.measuring.measure import measure
+from ecwidth.reading.configs import resolve_spec
 
 TINY = Path(__file__).parents[1] / "tiny" / "inkling_mm_model.json"
 

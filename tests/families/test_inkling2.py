@@ -1,18 +1,21 @@
 """Inkling2 and Inkling2-Loop at tiny scale: the merger's text_hidden_size, not its inner or merged widths."""
 
 import pytest
+from tiny_configs import tiny_config
 
 import ecwidth
 from ecwidth.errors import ConfigError
-
-from tiny_configs import tiny_config
 
 
 @pytest.mark.parametrize("model_type", ["inkling2", "inkling2_loop"])
 def test_images_ship_at_the_mergers_text_hidden_size(model_type):
     raw = tiny_config(model_type)
     vision = raw["vision_config"]
-    inner = (vision["projection_hidden_dim"], vision["hidden_size"], vision["hidden_size"] * vision["spatial_merge_size"] ** 2)
+    inner = (
+        vision["projection_hidden_dim"],
+        vision["hidden_size"],
+        vision["hidden_size"] * vision["spatial_merge_size"] ** 2,
+    )
     assert vision["text_hidden_size"] not in inner
     assert ecwidth.measure(raw, device="cpu").widths == {"image": vision["text_hidden_size"]}
 

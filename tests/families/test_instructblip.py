@@ -1,14 +1,13 @@
 """InstructBLIP and InstructBLIP-Video at tiny scale: the projected queries at the text width, per crop or frame."""
 
 import pytest
-
-import ecwidth
-from ecwidth.adapter import adapter_for
-from ecwidth.families.instructblip import PROFILE_FRAMES
-from ecwidth.measure import dummy_shapes
-
 from building import build_on_cpu
 from tiny_configs import tiny_config
+
+import ecwidth
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.instructblip import PROFILE_FRAMES
+from ecwidth.measuring.measure import dummy_shapes
 
 
 @pytest.mark.parametrize(("model_type", "modality"), [("instructblip", "image"), ("instructblipvideo", "video")])

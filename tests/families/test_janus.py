@@ -1,8 +1,8 @@
 """Janus at tiny scale: the aligner's projection_dim is the width, whatever the text hidden size."""
 
-import ecwidth
-
 from tiny_configs import tiny_config
+
+import ecwidth
 
 
 def test_images_ship_at_the_aligner_projection_dim():

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-from ecwidth.measure import measure
-
 from tiny_configs import tiny_config
+
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.measuring.measure import measure
+from ecwidth.reading.configs import resolve_spec
 
 
 def test_vision_chunk_width_is_the_text_hidden_size():

@@ -1,13 +1,12 @@
 """Kosmos-2 and Kosmos-2.5 at tiny scale: the latent queries at the text model's embed_dim."""
 
 import pytest
-
-import ecwidth
-from ecwidth.adapter import adapter_for
-from ecwidth.measure import dummy_shapes
-
 from building import build_on_cpu
 from tiny_configs import tiny_config
+
+import ecwidth
+from ecwidth.families.adapter import adapter_for
+from ecwidth.measuring.measure import dummy_shapes
 
 
 @pytest.mark.parametrize("model_type", ["kosmos-2", "kosmos-2.5"])

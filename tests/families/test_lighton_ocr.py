@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import torch
-
-from ecwidth.adapter import ItemSize
-from ecwidth.measure import measure
-
 from building import built
 from tiny_configs import tiny_config
+
+from ecwidth.families.items import ItemSize
+from ecwidth.measuring.measure import measure
 
 
 def test_width_is_the_lm_hidden_size_not_pixtrals() -> None:

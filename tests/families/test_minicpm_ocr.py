@@ -1,11 +1,11 @@
 """MiniCPM-OCR at tiny scale: MiniCPM-V 4.6's merger at the text width, in its default 4x mode."""
 
-import ecwidth
-from ecwidth.families.minicpm_ocr import SCALE_RESOLUTION
-from ecwidth.measure import dummy_shapes
-
 from building import build_on_cpu
 from tiny_configs import tiny_config
+
+import ecwidth
+from ecwidth.families.minicpm_ocr import SCALE_RESOLUTION
+from ecwidth.measuring.measure import dummy_shapes
 
 
 def test_images_and_videos_ship_at_the_text_hidden_size():

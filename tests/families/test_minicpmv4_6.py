@@ -2,12 +2,11 @@
 
 import pytest
 import torch
-
-import ecwidth
-from ecwidth.adapter import adapter_for
-
 from building import build_on_cpu
 from tiny_configs import tiny_config
+
+import ecwidth
+from ecwidth.families.adapter import adapter_for
 
 
 @pytest.mark.parametrize("model_type", ["minicpmv4_6", "minicpmv4_7"])

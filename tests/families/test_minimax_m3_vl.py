@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-from ecwidth.measure import measure
-
 from tiny_configs import tiny_config
+
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.measuring.measure import measure
+from ecwidth.reading.configs import resolve_spec
 
 
 def test_width_is_the_text_hidden_size():
@@ -29,6 +30,9 @@ def test_the_published_remote_code_schema_is_translated():
     published = tiny_config("minimax_m3_vl")
     vision = published["vision_config"]
     merge = vision.pop("spatial_merge_size")
-    vision["img_token_compression_config"] = {"spatial_merge_size": merge, "temporal_patch_size": vision.pop("temporal_patch_size", 2)}
+    vision["img_token_compression_config"] = {
+        "spatial_merge_size": merge,
+        "temporal_patch_size": vision.pop("temporal_patch_size", 2),
+    }
     vision["model_type"] = "clip_vision_model"
     assert resolve_spec(published).config.vision_config.spatial_merge_size == merge

@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from ecwidth.adapter import adapter_for
-from ecwidth.configs import resolve_spec
 from ecwidth.errors import UnmeasurableError
-from ecwidth.measure import measure
-from ecwidth.predict import predict_widths
-
+from ecwidth.families.adapter import adapter_for
+from ecwidth.measuring.measure import measure
+from ecwidth.measuring.predict import predict_widths
+from ecwidth.reading.configs import resolve_spec
 
 TINY = Path(__file__).parents[1] / "tiny" / "nemotron_h_omni.json"
 
@@ -26,8 +25,12 @@ def test_image_and_audio_ship_the_text_width_not_the_projector_or_tower_widths()
     text = cfg["llm_config"]["hidden_size"]
     result = measure(cfg, device="cpu")
     assert result.widths == {"image": text, "audio": text}
-    naive = {cfg["vit_hidden_size"], cfg["projector_hidden_size"], cfg["sound_config"]["hidden_size"],
-             cfg["sound_config"]["projection_hidden_size"]}
+    naive = {
+        cfg["vit_hidden_size"],
+        cfg["projector_hidden_size"],
+        cfg["sound_config"]["hidden_size"],
+        cfg["sound_config"]["projection_hidden_size"],
+    }
     assert text not in naive
 
 

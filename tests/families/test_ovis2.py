@@ -1,16 +1,20 @@
 """Ovis2's port at tiny scale: the visual embedding table's hidden_size, not the text model's or the tower's."""
 
-import ecwidth
-from ecwidth.measure import dummy_shapes
-
 from building import build_on_cpu
 from tiny_configs import tiny_config
+
+import ecwidth
+from ecwidth.measuring.measure import dummy_shapes
 
 
 def test_images_ship_at_the_top_level_hidden_size():
     raw = tiny_config("ovis2")
     vision = raw["vision_config"]
-    others = (raw["text_config"]["hidden_size"], vision["hidden_size"], vision["hidden_size"] * vision["hidden_stride"] ** 2)
+    others = (
+        raw["text_config"]["hidden_size"],
+        vision["hidden_size"],
+        vision["hidden_size"] * vision["hidden_stride"] ** 2,
+    )
     assert raw["hidden_size"] not in others
     assert ecwidth.measure(raw, device="cpu").widths == {"image": raw["hidden_size"]}
 

@@ -1,10 +1,11 @@
 """PaliGemma at tiny scale: the top-level projection_dim is the width, not the nested one nor the text width."""
 
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-from ecwidth.measure import measure
-
 from tiny_configs import tiny_config
+
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.measuring.measure import measure
+from ecwidth.reading.configs import resolve_spec
 
 
 def test_width_is_the_top_level_projection_dim():

@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-from ecwidth.measure import measure
-
 from building import built, encoded
 from tiny_configs import tiny_config
+
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.measuring.measure import measure
+from ecwidth.reading.configs import resolve_spec
 
 
 def with_widths(model_type: str, out_hidden: int | None = None, audio_out: int | None = None) -> dict[str, Any]:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 import torch
-
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-from ecwidth.measure import measure
-
 from building import built, encoded
 from tiny_configs import tiny_config
+
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.measuring.measure import measure
+from ecwidth.reading.configs import resolve_spec
 
 # Qwen2-VL's tiny config is flat, as the published config.json (text fields at the top level);
 # Qwen2.5-VL's nested, as transformers 5 saves it (text fields under text_config).

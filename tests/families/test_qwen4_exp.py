@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ecwidth.measure import measure
-
 from tiny_configs import deepstack_width, tiny_config
+
+from ecwidth.measuring.measure import measure
 
 
 def test_listed_levels_are_packed_as_vllm_ships_them() -> None:

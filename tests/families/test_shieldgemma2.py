@@ -1,10 +1,10 @@
 """ShieldGemma 2 at tiny scale: served as Gemma 3, so the text width, not SigLIP's."""
 
-from ecwidth.adapter import adapter_for
-from ecwidth.configs import resolve_spec
-from ecwidth.measure import measure
-
 from tiny_configs import tiny_config
+
+from ecwidth.families.adapter import adapter_for
+from ecwidth.measuring.measure import measure
+from ecwidth.reading.configs import resolve_spec
 
 
 def test_width_is_the_text_hidden_size_not_the_siglip_width():

@@ -1,10 +1,10 @@
 """Video-LLaVA at tiny scale: image and video at the text width; a video frame keeps the CLS row an image drops."""
 
-import ecwidth
-from ecwidth.measure import dummy_shapes
-
 from building import build_on_cpu
 from tiny_configs import tiny_config
+
+import ecwidth
+from ecwidth.measuring.measure import dummy_shapes
 
 
 def test_images_and_videos_ship_at_the_text_hidden_size():
@@ -24,11 +24,10 @@ def test_a_frame_keeps_its_cls_row_and_an_image_does_not():
 
 
 def test_the_engine_line_says_images_need_the_processor_setting_the_backend_reads():
+    import numpy as np
     from transformers.models.video_llava.image_processing_video_llava import VideoLlavaImageProcessor
 
-    from ecwidth.adapter import adapter_for
-
-    import numpy as np
+    from ecwidth.families.adapter import adapter_for
 
     returned = VideoLlavaImageProcessor()(images=[np.zeros((32, 32, 3), dtype=np.uint8)], return_tensors="pt")
     backend_reads_it = "pixel_values" in returned or "image_patches" in returned  # its _process_image_input's keys

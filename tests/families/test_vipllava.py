@@ -1,10 +1,11 @@
 """VipLLaVA at tiny scale: the projector's output, at the text width, not its multi-layer input."""
 
-import ecwidth
-from ecwidth.adapter import ItemSize, adapter_for
-from ecwidth.configs import resolve_spec
-
 from tiny_configs import tiny_config
+
+import ecwidth
+from ecwidth.families.adapter import adapter_for
+from ecwidth.families.items import ItemSize
+from ecwidth.reading.configs import resolve_spec
 
 
 def test_images_ship_at_the_text_hidden_size():

@@ -1,0 +1,1 @@
+"""The ``ecwidth`` command: subcommands, the options they share, and how notices reach the terminal."""

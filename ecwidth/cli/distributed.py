@@ -1,0 +1,161 @@
+"""``torchrun --nproc-per-node N -m ecwidth.distributed (--model MODEL | --config PATH) [--pp-size P] [--json]``.
+
+Each rank builds its pipeline stage (``ecwidth.serving.distributed.stage_builder``),
+measures, and rank 0 prints the reconciled widths; MODEL is anything
+``ecwidth measure --model`` takes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from datetime import timedelta
+
+import torch
+import torch.distributed as dist
+
+from ecwidth.cli.options import (
+    OneLineErrorParser,
+    add_device_options,
+    add_json_option,
+    add_model_source,
+    add_progress_option,
+    add_runtime_options,
+    add_timeout_option,
+    model_spec,
+)
+from ecwidth.engines.runtime import RuntimeOptions, describe_options
+from ecwidth.errors import one_line
+from ecwidth.families.adapter import find_adapter
+from ecwidth.measuring.deadline import check_timeout
+from ecwidth.measuring.devices import resolve_device, resolve_dtype
+from ecwidth.serving.distributed import DEFAULT_TIMEOUT_S, measure_across_ranks, stage_builder
+
+
+def _launch_env() -> tuple[int, int, int]:
+    """``(rank, world_size, local_rank)`` as torchrun sets them.
+
+    Raises:
+        ValueError: Not launched by torchrun.
+    """
+    try:
+        return int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]), int(os.environ.get("LOCAL_RANK", "0"))
+    except (KeyError, ValueError) as error:
+        raise ValueError(
+            "RANK and WORLD_SIZE are not set; launch with torchrun: "
+            "torchrun --nproc-per-node N -m ecwidth.distributed --model NAME"
+        ) from error
+
+
+def _rank_device(device: str, local_rank: int) -> torch.device:
+    """This rank's device: its own GPU (by LOCAL_RANK) when CUDA is asked for or auto finds one.
+
+    Raises:
+        ValueError: Bad device name, or fewer GPUs than ranks on this node.
+    """
+    resolved = resolve_device(device)
+    if resolved.type != "cuda":
+        return resolved
+    if local_rank >= torch.cuda.device_count():
+        raise ValueError(
+            f"local rank {local_rank} has no GPU: {torch.cuda.device_count()} visible; "
+            "use --nproc-per-node at most the GPU count, or --device cpu"
+        )
+    torch.cuda.set_device(local_rank)
+    return torch.device("cuda", local_rank)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``python -m ecwidth.distributed`` parser."""
+    parser = OneLineErrorParser(
+        prog="ecwidth.distributed",
+        description="Measure encoder output widths on every rank of a torchrun job and reconcile them.",
+    )
+    add_model_source(parser)
+    parser.add_argument("--pp-size", type=int, default=1, metavar="P", help="pipeline stages (first holds the encoder)")
+    add_device_options(parser, device_help="auto: a GPU per LOCAL_RANK if there is one")
+    add_runtime_options(parser)
+    add_timeout_option(
+        parser, default=DEFAULT_TIMEOUT_S, help="seconds a rank may build and encode, and waits for the others"
+    )
+    add_json_option(parser, help="rank 0 prints the result as JSON")
+    add_progress_option(parser)
+    return parser
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Validate, join the process group, measure, and print on rank 0; ``main`` leaves the group.
+
+    Checks that every rank fails alike run before the process group exists, so
+    a bad argument never leaves a rank waiting in a rendezvous.
+
+    Raises:
+        ValueError: Bad arguments or config (``EcwidthError`` included), or a rank failed.
+        RuntimeError: torch.distributed could not form the process group.
+    """
+    rank, world_size, local_rank = _launch_env()
+    if args.pp_size < 1 or world_size % args.pp_size:
+        raise ValueError(
+            f"--pp-size {args.pp_size} does not divide the {world_size} ranks; "
+            "pick --nproc-per-node (times nodes) a multiple of --pp-size"
+        )
+    check_timeout(args.timeout)
+    spec = model_spec(args)
+    options = RuntimeOptions(video_pruning_rate=args.video_pruning_rate)
+    adapter = find_adapter(spec.model_type)
+    if adapter is not None:
+        adapter.check_options(spec.config, options)
+    device = _rank_device(args.device, local_rank)
+    dtype = resolve_dtype(args.dtype, device)
+    backend = "nccl" if device.type == "cuda" else "gloo"
+    dist.init_process_group(backend, timeout=timedelta(seconds=args.timeout))
+    first_stage = range(world_size // args.pp_size)
+    widths = measure_across_ranks(
+        stage_builder(spec, args.pp_size, device, dtype), timeout=args.timeout, encoder_ranks=first_stage,
+        video_pruning_rate=options.video_pruning_rate,
+    )  # fmt: skip
+    if rank == 0:
+        if args.json:
+            result = {
+                "model": spec.name,
+                "model_type": spec.model_type,
+                "widths": widths,
+                "world_size": world_size,
+                "pp_size": args.pp_size,
+            }
+            if options.set_options():
+                result["options"] = options.set_options()
+            print(json.dumps(result))
+        else:
+            listed = ", ".join(f"{modality}={width}" for modality, width in widths.items())
+            print(
+                f"{spec.name} ({spec.model_type}): {listed}; {world_size} rank(s), pp-size {args.pp_size}, "
+                f"{describe_options(options.set_options())}, agreed"
+            )
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command on this rank; any error is one ``ecwidth.distributed: error:`` line and status 2.
+
+    The error is printed before the process group is destroyed: once one rank
+    exits, torchrun stops the others, and a slow rank would be stopped silent.
+    """
+    args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except (ValueError, RuntimeError, OSError) as error:
+        # One write: the ranks share torchrun's stderr, and print() writes the newline apart.
+        sys.stderr.write(f"ecwidth.distributed: error: {one_line(error)}\n")
+        sys.stderr.flush()
+        return 2
+    finally:
+        if dist.is_initialized():
+            dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,368 @@
+"""The family adapter contract, its defaults, and the registry keyed by config ``model_type``.
+
+An adapter is the one place that knows a family. Most of what it needs,
+transformers already knows: the model class (its auto mappings), the
+modalities (the class's ``input_modalities``, less those whose sub-config is
+absent), the feature method (``get_<modality>_features``) and, in
+``pooler_output``, what the language model receives. The defaults below read
+all of that, so a family that ships what transformers returns is a short
+declaration: its ``model_types`` and the item kind of each modality
+(``ecwidth.families.items``). A family writes by hand only where the serving engine
+differs: ``pack`` for DeepStack levels or a projector transformers stops
+before, ``encode`` where the feature method does not fit, ``predict`` where
+the width is not the text hidden size.
+
+Families live in ``ecwidth.families``, one module each, and register
+themselves on import. torch and transformers are imported only where a model
+is built or an item is made, so reading the registry's names stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ecwidth.errors import NoTokenRuleError, UnknownModelTypeError, UnsupportedOptionError
+from ecwidth.families.items import DummySize, ItemKind, ItemSize
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
+
+    from ecwidth.engines.runtime import RuntimeOptions
+
+#: Modalities in the order tables list them.
+MODALITY_ORDER: tuple[str, ...] = ("image", "video", "audio")
+#: Where a modality's encoder config sits; a config that sets it to null has no such encoder.
+_SUB_CONFIGS = {"image": "vision_config", "video": "vision_config", "audio": "audio_config"}
+#: Submodules of a transformers multimodal model that belong to the language model, never to the encoder.
+#: The modules of ``ecwidth.families`` that define the contract, not a family.
+CONTRACT_MODULES = frozenset({"adapter", "items", "packing"})
+LANGUAGE_MODEL_PARTS = frozenset({"language_model", "lm_head", "text_model"})
+
+
+class FamilyAdapter:
+    """How ecwidth builds, feeds and reads one model family; every method has a default.
+
+    Override the class attributes first; override a method only where the
+    family differs from what transformers' own classes say.
+    """
+
+    #: config ``model_type`` values this adapter serves.
+    model_types: ClassVar[tuple[str, ...]] = ()
+    #: transformers class (by name) that owns the encoder; empty: transformers' auto mapping for the model_type.
+    model_class: ClassVar[str] = ""
+    #: dotted paths of the submodules the encoder runs through; empty: every submodule but the language model.
+    encoder_attributes: ClassVar[tuple[str, ...]] = ()
+    #: dotted paths in the raw config dict the family cannot do without.
+    required_fields: ClassVar[tuple[str, ...]] = ()
+    #: the dummy item kind of each modality (``ecwidth.families.items``).
+    items: ClassVar[Mapping[str, ItemKind]] = {}
+    #: the serving engine's class for this family, and what its shipped width is, for ``ecwidth models --json``.
+    engine: ClassVar[str] = ""
+    #: runtime options (``ecwidth.engines.runtime.RuntimeOptions`` fields) the engine's class for this family takes.
+    supported_options: ClassVar[frozenset[str]] = frozenset()
+    #: modalities the engine ships that cannot be measured here, each with why (items holding LM token
+    #: embeddings need real weights): ``predict`` answers for them, a measurement leaves them out.
+    predicted_only: ClassVar[Mapping[str, str]] = {}
+    #: whether the build must lay out the language model's layers (``ecwidth.measuring.build.without_language_layers``);
+    #: set it, saying why, only for a family whose encoder reads them.
+    needs_language_layers: ClassVar[bool] = False
+    #: the family exists only in the serving engine: transformers has no config or model class for its
+    #: ``model_type``, so the spec's config is the raw dict read as attributes (``ecwidth.reading.configs.EngineConfig``),
+    #: nothing can be built or measured, and ``predict`` answers from the engine's formula (``predicted_only``).
+    engine_only: ClassVar[bool] = False
+
+    # -- from the config alone -------------------------------------------------
+
+    def model_class_for(self, config: Any) -> str:
+        """Name of the transformers class to build for this config.
+
+        Raises:
+            UnknownModelTypeError: transformers maps no model class to the model_type.
+        """
+        return self.model_class or auto_model_class(config.model_type)
+
+    def config_modalities(self, config: Any) -> tuple[str, ...]:
+        """Modalities a measurement encodes, in table order: what the model class declares, less those
+        whose encoder sub-config the config sets to null, and less ``predicted_only``; none for ``engine_only``."""
+        if self.engine_only:
+            return ()
+        import transformers
+
+        declared = getattr(getattr(transformers, self.model_class_for(config)), "input_modalities", ())
+        return tuple(
+            modality
+            for modality in MODALITY_ORDER
+            if modality in declared
+            and getattr(config, _SUB_CONFIGS[modality], True) is not None
+            and modality not in self.predicted_only
+        )
+
+    def translate(self, raw: dict[str, Any]) -> dict[str, Any]:
+        """The raw config in the schema transformers' classes read (``raw`` is the adapter's own copy).
+
+        Override where published checkpoints keep the original (remote-code)
+        schema that the engine reads and transformers' port renamed: fields
+        transformers does not know are ignored silently, and its defaults
+        would stand in for the published values.
+        """
+        return raw
+
+    def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
+        """The ``required_fields`` as paths into this raw config dict."""
+        return self.required_fields
+
+    def missing_fields(self, raw: Mapping[str, Any]) -> list[str]:
+        """The required fields a raw config dict lacks."""
+        return [path for path in self.required_paths(raw) if lookup(raw, path) is None]
+
+    def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
+        """Instantiate the model; ``ecwidth.measuring.build`` calls this with parameters on meta.
+
+        Override where the encoder lives in a sub-config (an omni thinker, say).
+        """
+        import transformers
+
+        return getattr(transformers, self.model_class_for(config))._from_config(config, dtype=dtype)
+
+    def lm_hidden_size(self, config: Any) -> int:
+        """Hidden size of the language model that consumes the embeddings."""
+        return int(config.get_text_config().hidden_size)
+
+    def deepstack_levels(self, config: Any, modality: str) -> int:
+        """Number of DeepStack feature maps packed after the main features."""
+        return 0
+
+    def predict(self, config: Any) -> dict[str, int]:
+        """Width per modality from config fields, without building anything: by default the text hidden size,
+        for the measured modalities and the ``predicted_only`` ones."""
+        width = self.lm_hidden_size(config)
+        return {modality: width for modality in (*self.config_modalities(config), *self.predicted_only)}
+
+    def item_kind(self, config: Any, modality: str) -> ItemKind:
+        """The dummy item kind of ``modality``.
+
+        Raises:
+            ValueError: The family declares no item kind for it.
+        """
+        kind = self.items.get(modality)
+        if kind is None:
+            raise ValueError(f"{config.model_type} has no {modality!r} items; it takes {list(self.items)}")
+        return kind
+
+    def embed_tokens(self, config: Any, item: ItemSize) -> int:
+        """Embedding tokens one real item produces, by the family's own processor rules.
+
+        Raises:
+            NoTokenRuleError: The family has no token rule for this modality.
+        """
+        return self._token_rule(config, item.modality).tokens(config, item)
+
+    def profile_tokens(self, config: Any, modality: str) -> int:
+        """Embedding tokens of the profile-sized item a serving engine encodes at startup.
+
+        Raises:
+            NoTokenRuleError: The family has no token rule for this modality.
+        """
+        return self._token_rule(config, modality).profile_tokens(config, modality)
+
+    def _token_rule(self, config: Any, modality: str) -> ItemKind:
+        kind = self.item_kind(config, modality)
+        if not kind.counts_tokens:
+            raise NoTokenRuleError(f"no token rule for {config.model_type} {modality} items; its width still measures")
+        return kind
+
+    def check_options(self, config: Any, options: RuntimeOptions) -> None:
+        """Refuse an option this family's engine class does not take.
+
+        Raises:
+            UnsupportedOptionError: Names the option and the model types that take it.
+        """
+        for name in options.set_options():
+            if name not in self.supported_options:
+                takers = sorted(t for t, a in _REGISTRY.items() if name in a.supported_options)
+                raise UnsupportedOptionError(
+                    f"{config.model_type} does not take {name} (the engine's class for it has no such option); "
+                    f"model types that do: {', '.join(takers) or 'none'}"
+                )
+
+    def unserved(self, config: Any, options: RuntimeOptions) -> dict[str, str]:
+        """``{modality: why}`` for the modalities the engine cannot serve with ``options`` set.
+
+        A measurement leaves them out and says why; asking for one is an error.
+        """
+        return {}
+
+    def option_channels(self, config: Any, modality: str, options: RuntimeOptions) -> int:
+        """Channels the engine appends to a ``modality`` item with ``options`` set, by the family's rule.
+
+        For ``predict`` only: a measurement reads them from the tensor ``apply_options`` builds.
+        """
+        return 0
+
+    # -- on a built model ------------------------------------------------------
+
+    def modalities(self, model: nn.Module) -> tuple[str, ...]:
+        """Modalities this built model accepts."""
+        return self.config_modalities(model.config)
+
+    def encoder_paths(self, model: nn.Module) -> tuple[str, ...]:
+        """Dotted paths of the encoder's submodules: ``encoder_attributes``, or every submodule but the LM's.
+
+        A pipeline stage that drops a tower keeps its name with ``None``, so it still counts here.
+        """
+        if self.encoder_attributes:
+            return self.encoder_attributes
+        return tuple(name for name in model._modules if name not in LANGUAGE_MODEL_PARTS)
+
+    def has_encoder(self, model: nn.Module) -> bool:
+        """Whether this model (or pipeline stage) holds every encoder submodule."""
+        paths = self.encoder_paths(model)
+        return bool(paths) and all(resolve(model, path) is not None for path in paths)
+
+    def dummy_item(
+        self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
+    ) -> dict[str, Any]:
+        """Keyword inputs for ``encode``: one item, ``minimal`` or ``profile``-sized, made by its item kind.
+
+        ``max_tokens`` caps a profile item (benchmarks on slow machines).
+        """
+        dtype, device = self.encoder_dtype_device(model)
+        kind = self.item_kind(model.config, modality)
+        return kind.make(model.config, modality, size, max_tokens=max_tokens, dtype=dtype, device=device)
+
+    def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
+        """Encode one item through ``get_<modality>_features`` and return it packed as the EC producer ships it."""
+        return self.pack(model, modality, getattr(model, f"get_{modality}_features")(**item))
+
+    def pack(self, model: nn.Module, modality: str, output: Any) -> torch.Tensor:
+        """The feature method's output as the producer ships one item: ``pooler_output`` as ``[tokens, width]``.
+
+        Override for what transformers does not do: DeepStack concatenation, a
+        projector its feature method stops before, layer maps.
+        """
+        return rows(output.pooler_output)
+
+    def apply_options(
+        self, model: nn.Module, modality: str, item: dict[str, Any], packed: torch.Tensor, options: RuntimeOptions
+    ) -> torch.Tensor:
+        """The packed item as the engine ships it with ``options`` set (called only when one is).
+
+        Families in ``supported_options`` build here what the engine adds, such
+        as video pruning's position channels, from the item itself.
+        """
+        return packed
+
+    # -- helpers for subclasses ------------------------------------------------
+
+    def encoder_dtype_device(self, model: nn.Module) -> tuple[torch.dtype, torch.device]:
+        """Dtype and device of the encoder's first parameter (where inputs must go)."""
+        for path in self.encoder_paths(model):
+            module = resolve(model, path)
+            for param in module.parameters() if module is not None else ():
+                return param.dtype, param.device
+        raise ValueError(f"{type(model).__name__} has no encoder parameters to place inputs next to")
+
+
+def rows(features: Any) -> torch.Tensor:
+    """One item's features as ``[tokens, width]``, whatever layout the family returns.
+
+    Feature methods return a batched tensor, a tuple of per-item (or per-tile)
+    tensors, or one flat tensor; the producer ships the rows of one item.
+    """
+    import torch
+
+    if isinstance(features, (tuple, list)):
+        return torch.cat([rows(part) for part in features])
+    return features.reshape(-1, features.shape[-1])
+
+
+def auto_model_class(model_type: str) -> str:
+    """transformers' base model class for a ``model_type``, by its own auto mappings.
+
+    Raises:
+        UnknownModelTypeError: No transformers model class serves it.
+    """
+    from transformers.models.auto import modeling_auto
+
+    for mapping in (modeling_auto.MODEL_MAPPING_NAMES, modeling_auto.MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES):
+        name = mapping.get(model_type)
+        if isinstance(name, str):
+            return name
+    raise UnknownModelTypeError(f"transformers has no model class for model_type {model_type!r}")
+
+
+def lookup(raw: Mapping[str, Any], dotted: str) -> Any:
+    """A value at a dotted path in a raw config dict; ``None`` where any step is missing."""
+    value: Any = raw
+    for part in dotted.split("."):
+        if not isinstance(value, Mapping) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def resolve(obj: Any, dotted: str) -> Any:
+    """Follow a dotted attribute path; ``None`` where any step is missing."""
+    for part in dotted.split("."):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return None
+    return obj
+
+
+_REGISTRY: dict[str, FamilyAdapter] = {}
+_discovered = False
+
+
+def register(cls: type[FamilyAdapter]) -> type[FamilyAdapter]:
+    """Class decorator: register an adapter for each of its ``model_types``."""
+    adapter = cls()
+    for model_type in cls.model_types:
+        if model_type in _REGISTRY and type(_REGISTRY[model_type]) is not cls:
+            raise ValueError(f"model_type {model_type!r} is already served by {type(_REGISTRY[model_type]).__name__}")
+        _REGISTRY[model_type] = adapter
+    return cls
+
+
+def _discover() -> None:
+    """Import every module of ``ecwidth.families`` once, so each registers itself."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    from ecwidth import families
+
+    for info in pkgutil.iter_modules(families.__path__):
+        if not info.name.startswith("_") and info.name not in CONTRACT_MODULES:  # these register nothing
+            importlib.import_module(f"{families.__name__}.{info.name}")
+
+
+def supported_model_types() -> list[str]:
+    """Every registered ``model_type``, sorted."""
+    _discover()
+    return sorted(_REGISTRY)
+
+
+def find_adapter(model_type: str) -> FamilyAdapter | None:
+    """The adapter for ``model_type``, or ``None`` where none is registered."""
+    _discover()
+    return _REGISTRY.get(model_type)
+
+
+def adapter_for(model_type: str) -> FamilyAdapter:
+    """The adapter for ``model_type``.
+
+    Raises:
+        UnknownModelTypeError: No adapter serves it; lists the supported ones.
+    """
+    adapter = find_adapter(model_type)
+    if adapter is None:
+        raise UnknownModelTypeError(
+            f"no ecwidth adapter for model_type {model_type!r}; supported: {', '.join(supported_model_types())}. "
+            "Add one in ecwidth/families/ to measure this family."
+        )
+    return adapter

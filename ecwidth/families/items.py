@@ -1,0 +1,466 @@
+"""The dummy items families are fed: a few shared kinds, each with a minimal and a profile size.
+
+The width does not depend on the item's size, so every kind has a
+``minimal`` item (the smallest its code path accepts) and a ``profile`` item
+(the one the serving engine encodes at startup). A kind also counts the
+embedding tokens of real items where the family's processor has a rule.
+
+- ``PatchGrid``: Qwen-style flattened patches with a ``grid_thw`` of (frames,
+  height, width) in patches, ``spatial_merge_size``² patches to a token.
+- ``FixedTiles``: square tiles of one size, as rows of a batch.
+- ``MelFrames``: a log-mel spectrogram and its frame mask.
+- ``Waveform``: raw audio samples and their mask, for towers that convolve them;
+  ``HopWaveform`` where each token takes a fixed hop of samples.
+- LLaVA-NeXT's anyres arithmetic (``anyres_grid``, ``unpadded_grid``), which
+  LLaVA-NeXT, LLaVA-OneVision and Granite Vision share.
+
+A family picks a kind and overrides only what differs (its pixel budget, its
+profile rule, its key names).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from ecwidth.errors import NoTokenRuleError
+
+if TYPE_CHECKING:
+    import torch
+
+
+DummySize = Literal["minimal", "profile"]
+DUMMY_SIZES: tuple[str, ...] = ("minimal", "profile")
+
+
+@dataclass(frozen=True)
+class ItemSize:
+    """A real-world item, for token counts: an image, a video or an audio clip."""
+
+    modality: str
+    height: int | None = None
+    width: int | None = None
+    frames: int | None = None
+    seconds: float | None = None
+
+
+#: Widest aspect ratio Qwen-VL processors accept; vLLM's profile image stays within it.
+MAX_ASPECT_RATIO = 200
+#: Whisper-style feature extractors: 16 kHz audio, hop 160 samples.
+MEL_FRAMES_PER_SECOND = 100
+
+
+class ItemKind:
+    """Makes one dummy item of a modality and, where ``counts_tokens``, counts real items' tokens."""
+
+    #: Whether ``tokens`` and ``profile_tokens`` follow the family's processor.
+    counts_tokens: ClassVar[bool] = False
+
+    def make(
+        self,
+        config: Any,
+        modality: str,
+        size: DummySize,
+        *,
+        max_tokens: int | None,
+        dtype: torch.dtype,
+        device: torch.device,
+    ) -> dict[str, Any]:
+        """Keyword inputs of the family's feature method for one item."""
+        raise NotImplementedError
+
+    def tokens(self, config: Any, item: ItemSize) -> int:
+        """Embedding tokens a real item yields."""
+        raise NoTokenRuleError(f"no token rule for {config.model_type} {item.modality} items")
+
+    def profile_tokens(self, config: Any, modality: str) -> int:
+        """Embedding tokens of the profile item."""
+        raise NoTokenRuleError(f"no token rule for {config.model_type} {modality} items")
+
+
+# -- Qwen-style patch grids ----------------------------------------------------
+
+
+def smart_resize(height: int, width: int, unit: int, min_pixels: int, max_pixels: int) -> tuple[int, int]:
+    """Round an image to multiples of ``unit`` pixels within the pixel budget, as Qwen processors do."""
+    h = max(unit, round(height / unit) * unit)
+    w = max(unit, round(width / unit) * unit)
+    if h * w > max_pixels:
+        beta = math.sqrt(height * width / max_pixels)
+        h = max(unit, math.floor(height / beta / unit) * unit)
+        w = max(unit, math.floor(width / beta / unit) * unit)
+    elif h * w < min_pixels:
+        beta = math.sqrt(min_pixels / (height * width))
+        h = math.ceil(height * beta / unit) * unit
+        w = math.ceil(width * beta / unit) * unit
+    return h, w
+
+
+def video_smart_resize(
+    frames: int, height: int, width: int, *, temporal: int, unit: int, min_pixels: int, max_pixels: int
+) -> tuple[int, int]:
+    """Frame size after a video ``smart_resize`` whose pixel budget covers all frames together.
+
+    Qwen3-VL's video processor and GLM-4V's processors (where a lone image counts
+    as ``temporal`` frames) share this rule.
+    """
+    if height < unit or width < unit:
+        scale = max(unit / height, unit / width)
+        height, width = int(height * scale), int(width * scale)
+    h = round(height / unit) * unit
+    w = round(width / unit) * unit
+    volume = round(frames / temporal) * temporal * h * w
+    if volume > max_pixels:
+        beta = math.sqrt(frames * height * width / max_pixels)
+        h = max(unit, math.floor(height / beta / unit) * unit)
+        w = max(unit, math.floor(width / beta / unit) * unit)
+    elif volume < min_pixels:
+        beta = math.sqrt(min_pixels / (frames * height * width))
+        h = math.ceil(height * beta / unit) * unit
+        w = math.ceil(width * beta / unit) * unit
+    return h, w
+
+
+def most_tokens_grid(max_pixels: int, patch_size: int, merge_size: int) -> tuple[int, int]:
+    """(h, w) patch grid of the image with the most tokens within ``max_pixels``, as vLLM profiles it.
+
+    vLLM factors the token budget into its closest pair of sides (aspect ratio
+    at most 200) instead of taking a square, so a budget that is not a
+    perfect square still gets every token.
+    """
+    unit = patch_size * merge_size
+    for tokens in range(max_pixels // unit**2, 0, -1):
+        short = next(d for d in range(math.isqrt(tokens), 0, -1) if tokens % d == 0)
+        if tokens // short <= MAX_ASPECT_RATIO * short:
+            return short * merge_size, tokens // short * merge_size
+    return merge_size, merge_size
+
+
+def cap_grid(grid: tuple[int, int, int], merge: int, max_tokens: int) -> tuple[int, int, int]:
+    """Shrink a (t, h, w) patch grid until it yields at most ``max_tokens`` merged tokens."""
+    t, h, w = grid
+    while t * h * w // merge**2 > max_tokens and (t > 1 or h > merge or w > merge):
+        if t > 1:
+            t = max(1, t // 2)
+        elif h >= w:
+            h = max(merge, (h // 2) // merge * merge)
+        else:
+            w = max(merge, (w // 2) // merge * merge)
+    return t, h, w
+
+
+@dataclass(frozen=True)
+class PatchGrid(ItemKind):
+    """Flattened patches plus ``<modality>_grid_thw``: the Qwen-VL tower's input, and its many descendants.
+
+    ``pixels`` is the (min, max) pixel budget of one image, or of one video
+    frame. The minimal item is one merged token; the profile item is the
+    grid with the most tokens in the budget, one frame group for a video.
+    Families with another profile rule override ``profile_grid``.
+    """
+
+    pixels: tuple[int, int]
+    counts_tokens: ClassVar[bool] = True
+
+    def vision(self, config: Any) -> Any:
+        """The vision config that sets patch, merge and temporal sizes."""
+        return config.vision_config
+
+    def keys(self, modality: str) -> tuple[str, str]:
+        """Names of the pixel and grid arguments of ``get_<modality>_features``."""
+        return ("pixel_values", "image_grid_thw") if modality == "image" else ("pixel_values_videos", "video_grid_thw")
+
+    def profile_grid(self, config: Any, modality: str) -> tuple[int, int, int]:
+        """(t, h, w) patches of the profile item: the most tokens in the budget, one frame group."""
+        vision = self.vision(config)
+        return (1, *most_tokens_grid(self.pixels[1], vision.patch_size, vision.spatial_merge_size))
+
+    def make(self, config, modality, size, *, max_tokens, dtype, device):
+        import torch
+
+        vision = self.vision(config)
+        merge = vision.spatial_merge_size
+        grid = (1, merge, merge) if size == "minimal" else self.profile_grid(config, modality)
+        if max_tokens is not None:
+            grid = cap_grid(grid, merge, max_tokens)
+        t, h, w = grid
+        channels = getattr(vision, "in_channels", None) or getattr(vision, "in_chans", None) or 3
+        patch_dim = channels * getattr(vision, "temporal_patch_size", 1) * vision.patch_size**2
+        pixel_key, grid_key = self.keys(modality)
+        return {
+            pixel_key: torch.randn(t * h * w, patch_dim, dtype=dtype, device=device),
+            grid_key: torch.tensor([[t, h, w]], device=device),
+        }
+
+    def tokens(self, config: Any, item: ItemSize) -> int:
+        vision = self.vision(config)
+        unit = vision.patch_size * vision.spatial_merge_size
+        h, w = smart_resize(item.height, item.width, unit, *self.pixels)
+        groups = 1 if item.modality == "image" else math.ceil(item.frames / getattr(vision, "temporal_patch_size", 1))
+        return groups * (h // unit) * (w // unit)
+
+    def profile_tokens(self, config: Any, modality: str) -> int:
+        t, h, w = self.profile_grid(config, modality)
+        return t * h * w // self.vision(config).spatial_merge_size ** 2
+
+
+# -- fixed-size tiles ----------------------------------------------------------
+
+
+def side(value: int | list[int] | tuple[int, ...]) -> int:
+    """One side of a square size that a config may store as an int or as ``[height, width]``."""
+    return int(value if isinstance(value, int) else value[0])
+
+
+def random_tiles(
+    count: int, channels: int, height: int, width: int, *, dtype: torch.dtype, device: torch.device
+) -> torch.Tensor:
+    """``count`` tiles of random pixels; zeros would not do, since Idefics3 drops all-zero tiles as padding."""
+    import torch
+
+    return torch.randn(count, channels, height, width, dtype=dtype, device=device)
+
+
+def tiles_within(tiles: int, tokens_per_tile: int, max_tokens: int | None) -> int:
+    """Cap a tile count so the item yields at most ``max_tokens`` tokens, keeping at least one tile."""
+    if max_tokens is None:
+        return tiles
+    return max(1, min(tiles, max_tokens // tokens_per_tile))
+
+
+class FixedTiles(ItemKind):
+    """Square tiles of ``vision_config.image_size`` pixels, as rows of a batch.
+
+    The minimal item is one tile of ``minimal_patches`` patches a side (the
+    tower interpolates its position table); the profile item is
+    ``profile_tiles`` full tiles. By default an image is one tile of
+    ``(image_size / patch_size)²`` tokens; families that cut images into a
+    tile grid override ``tiles`` and ``tokens_per_tile``.
+    """
+
+    counts_tokens: ClassVar[bool] = True
+    #: Keyword the feature method takes the pixels under.
+    key: ClassVar[str] = "pixel_values"
+
+    def vision(self, config: Any) -> Any:
+        return config.vision_config
+
+    def minimal_patches(self, config: Any) -> int:
+        """Patches a side of the minimal tile: the smallest window the family's pooling accepts."""
+        return 1
+
+    def tokens_per_tile(self, config: Any) -> int:
+        vision = self.vision(config)
+        return (side(vision.image_size) // side(vision.patch_size)) ** 2
+
+    def tiles(self, config: Any, item: ItemSize) -> int:
+        """Tiles one real item is cut into."""
+        return 1
+
+    def profile_tiles(self, config: Any, modality: str) -> int:
+        return 1
+
+    def shape(self, tiles: torch.Tensor) -> dict[str, Any]:
+        """The feature method's keyword inputs for one item's tiles."""
+        return {self.key: tiles}
+
+    def make(self, config, modality, size, *, max_tokens, dtype, device):
+        vision = self.vision(config)
+        if size == "minimal":
+            count, pixels = 1, self.minimal_patches(config) * side(vision.patch_size)
+        else:
+            count = tiles_within(self.profile_tiles(config, modality), self.tokens_per_tile(config), max_tokens)
+            pixels = side(vision.image_size)
+        channels = getattr(vision, "num_channels", 3)
+        return self.shape(random_tiles(count, channels, pixels, pixels, dtype=dtype, device=device))
+
+    def tokens(self, config: Any, item: ItemSize) -> int:
+        return self.tiles(config, item) * self.tokens_per_tile(config)
+
+    def profile_tokens(self, config: Any, modality: str) -> int:
+        return self.profile_tiles(config, modality) * self.tokens_per_tile(config)
+
+
+# -- anyres tiles (LLaVA-NeXT) -------------------------------------------------
+
+
+def anyres_grid(pinpoints: list[Any], tile: int, height: int, width: int) -> tuple[int, int]:
+    """(rows, cols) of tiles of the ``image_grid_pinpoints`` resolution the processor pads an image to."""
+    from transformers.image_processing_utils import select_best_resolution  # heavy: only when counting
+
+    best_h, best_w = select_best_resolution((height, width), [tuple(p) for p in pinpoints])
+    return math.ceil(best_h / tile), math.ceil(best_w / tile)
+
+
+def unpadded_grid(height: int, width: int, rows: int, cols: int) -> tuple[int, int]:
+    """A ``rows × cols`` feature grid with the padding the image's aspect ratio left removed, as LLaVA-NeXT unpads."""
+    if width / height > cols / rows:
+        rows -= 2 * ((rows - int(round(height * (cols / width), 7))) // 2)
+    else:
+        cols -= 2 * ((cols - int(round(width * (rows / height), 7))) // 2)
+    return rows, cols
+
+
+# -- audio ---------------------------------------------------------------------
+
+
+def longest_clip(tokens: Callable[[int], int], shortest: int, longest: int, max_tokens: int) -> int:
+    """The longest clip length in ``[shortest, longest]`` that yields at most ``max_tokens`` tokens (at least
+    ``shortest``); ``tokens`` grows with the length, so a binary search finds it."""
+    if tokens(longest) <= max_tokens:
+        return longest
+    low, high = shortest, longest
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if tokens(middle) <= max_tokens else (low, middle - 1)
+    return low
+
+
+def mel_frames(seconds: float) -> int:
+    """Mel frames of a clip: the 16 kHz waveform padded to a whole hop."""
+    return math.ceil(seconds * MEL_FRAMES_PER_SECOND)
+
+
+@dataclass(frozen=True)
+class MelFrames(ItemKind):
+    """A log-mel spectrogram ``[1, mel bins, frames]`` and its mask.
+
+    ``min_frames``: the shortest clip that yields one embedding.
+    ``profile_seconds``: the clip the engine profiles. ``window``: where the
+    tower takes only a full padded window, its length in frames (the mask
+    then marks the real frames). Families with a token rule override
+    ``clip_tokens``.
+    """
+
+    min_frames: int = 1
+    profile_seconds: float = 30
+    window: int | None = None
+    features_key: str = "input_features"
+    mask_key: str | None = "feature_attention_mask"
+
+    def audio(self, config: Any) -> Any:
+        return config.audio_config
+
+    def mel_bins(self, config: Any) -> int:
+        return self.audio(config).num_mel_bins
+
+    def window_frames(self, config: Any) -> int | None:
+        """Frames of the padded window the tower takes, or ``None`` where it takes the clip as it is."""
+        return self.window
+
+    def clip_tokens(self, config: Any, frames: int) -> int:
+        """Embeddings the tower emits for a clip of ``frames`` real mel frames."""
+        raise NoTokenRuleError(f"no token rule for {config.model_type} audio items")
+
+    @property
+    def counts_tokens(self) -> bool:  # type: ignore[override]
+        return type(self).clip_tokens is not MelFrames.clip_tokens
+
+    def frames(self, config: Any, size: DummySize, max_tokens: int | None) -> int:
+        """Real frames of the dummy clip: the longest within ``max_tokens``, where that caps a profile clip."""
+        frames = self.min_frames if size == "minimal" else self.profile_frames(config)
+        if max_tokens is None or not self.counts_tokens:
+            return frames
+        return longest_clip(lambda length: self.clip_tokens(config, length), self.min_frames, frames, max_tokens)
+
+    def profile_frames(self, config: Any) -> int:
+        frames, window = mel_frames(self.profile_seconds), self.window_frames(config)
+        return frames if window is None else min(frames, window)
+
+    def make(self, config, modality, size, *, max_tokens, dtype, device):
+        import torch
+
+        real = self.frames(config, size, max_tokens)
+        total = self.window_frames(config) or real
+        item = {self.features_key: torch.randn(1, self.mel_bins(config), total, dtype=dtype, device=device)}
+        if self.mask_key is not None:
+            item[self.mask_key] = (torch.arange(total, device=device) < real).long()[None]
+        return item
+
+    def tokens(self, config: Any, item: ItemSize) -> int:
+        frames, window = mel_frames(item.seconds), self.window_frames(config)
+        return self.clip_tokens(config, frames if window is None else min(frames, window))
+
+    def profile_tokens(self, config: Any, modality: str) -> int:
+        return self.clip_tokens(config, self.profile_frames(config))
+
+
+@dataclass(frozen=True)
+class Waveform(ItemKind):
+    """A raw mono waveform ``[1, samples]`` (``[1, 1, samples]`` with ``channel_axis``) and its mask of real samples.
+
+    For towers that convolve the waveform themselves (wav2vec2-style feature
+    encoders, VibeVoice's tokenizers). ``profile_seconds`` at ``sampling_rate``:
+    the clip the engine profiles. Families override ``minimal_samples`` where
+    one sample yields no embedding, ``padded_samples`` where the feature
+    extractor pads, and ``clip_tokens`` where they have a token rule.
+    """
+
+    sampling_rate: int = 16000
+    profile_seconds: float = 30
+    channel_axis: bool = False
+    features_key: str = "input_values"
+    mask_key: str = "padding_mask"
+
+    def clip_tokens(self, config: Any, samples: int) -> int:
+        """Embeddings the tower emits for a clip of ``samples`` real samples."""
+        raise NoTokenRuleError(f"no token rule for {config.model_type} audio items")
+
+    @property
+    def counts_tokens(self) -> bool:  # type: ignore[override]
+        return type(self).clip_tokens is not Waveform.clip_tokens
+
+    def minimal_samples(self, config: Any) -> int:
+        """The shortest clip that yields one embedding."""
+        return 1
+
+    def padded_samples(self, config: Any, samples: int) -> int:
+        """Length the feature extractor pads a clip of ``samples`` to; the mask marks the real ones."""
+        return samples
+
+    def clip_samples(self, seconds: float) -> int:
+        return math.ceil(seconds * self.sampling_rate)
+
+    def samples(self, config: Any, size: DummySize, max_tokens: int | None) -> int:
+        """Samples of the dummy clip: the longest within ``max_tokens``, where that caps a profile clip."""
+        shortest = self.minimal_samples(config)
+        samples = shortest if size == "minimal" else self.clip_samples(self.profile_seconds)
+        if max_tokens is None or not self.counts_tokens:
+            return samples
+        return longest_clip(lambda length: self.clip_tokens(config, length), shortest, samples, max_tokens)
+
+    def make(self, config, modality, size, *, max_tokens, dtype, device):
+        import torch
+
+        real = self.samples(config, size, max_tokens)
+        total = self.padded_samples(config, real)
+        shape = (1, 1, total) if self.channel_axis else (1, total)
+        return {
+            self.features_key: torch.randn(*shape, dtype=dtype, device=device),
+            self.mask_key: (torch.arange(total, device=device) < real).long()[None],
+        }
+
+    def tokens(self, config: Any, item: ItemSize) -> int:
+        return self.clip_tokens(config, self.clip_samples(item.seconds))
+
+    def profile_tokens(self, config: Any, modality: str) -> int:
+        return self.clip_tokens(config, self.clip_samples(self.profile_seconds))
+
+
+@dataclass(frozen=True)
+class HopWaveform(Waveform):
+    """A waveform padded to whole hops, as the feature extractor pads it; the tower emits one token a hop begun.
+
+    Families give ``hop``, the samples one token takes.
+    """
+
+    def hop(self, config: Any) -> int:
+        raise NotImplementedError
+
+    def padded_samples(self, config: Any, samples: int) -> int:
+        return self.clip_tokens(config, samples) * self.hop(config)
+
+    def clip_tokens(self, config: Any, samples: int) -> int:
+        return math.ceil(samples / self.hop(config))

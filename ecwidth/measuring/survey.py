@@ -1,0 +1,355 @@
+"""Measure many models and tabulate them.
+
+One process pays the torch/transformers import once; each model is built,
+measured and freed in turn, with its own time and peak memory recorded. On a
+CPU, ``jobs`` forked workers measure that many models at once
+(``ecwidth.measuring.workers``); the table is the same either way.
+"""
+
+from __future__ import annotations
+
+import pickle
+import time
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import torch
+import transformers
+
+from ecwidth.engines.runtime import RuntimeOptions
+from ecwidth.errors import EcwidthError, UnsupportedOptionError
+from ecwidth.families.adapter import find_adapter
+from ecwidth.measuring.deadline import check_timeout
+from ecwidth.measuring.devices import resolve_device
+from ecwidth.measuring.measure import MeasureResult, measure
+from ecwidth.measuring.memory import peak_memory
+from ecwidth.measuring.progress import Steps
+from ecwidth.measuring.workers import fork_map, usable_cores
+from ecwidth.reading.catalog import catalog_names
+from ecwidth.reading.configs import ModelSpec, name_models, resolve_spec
+from ecwidth.records.table import WidthRow, WidthTable
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: Per model: seconds, and memory at the start of its measurement (the baseline) and at its peak.
+COST_COLUMNS = (
+    "model", "build_s", "encode_s", "total_s", "peak_rss_bytes", "start_rss_bytes", "peak_cuda_bytes",
+    "start_cuda_bytes",
+)  # fmt: skip
+
+
+def _version() -> str:
+    from ecwidth import __version__
+
+    return __version__
+
+
+def rows_from_result(result: MeasureResult, *, measured_at: str) -> list[WidthRow]:
+    """One table row per measured modality, with the provenance of this run."""
+    return [
+        WidthRow(
+            model=result.model,
+            modality=modality,
+            options=dict(result.options),
+            encoder_width=width,
+            lm_hidden_size=result.lm_hidden_size,
+            width_ratio=width / result.lm_hidden_size,
+            deepstack_levels=result.deepstack_levels.get(modality, 0),
+            source="measured",
+            predicted_width=result.predicted.get(modality, width),
+            matches_prediction=result.predicted.get(modality) == width,
+            ecwidth_version=_version(),
+            torch_version=torch.__version__,
+            transformers_version=transformers.__version__,
+            device=result.device,
+            dtype=result.dtype,
+            dummy=result.dummy,
+            measured_at=measured_at,
+            config_sha256=result.config_sha256,
+        )
+        for modality, width in sorted(result.widths.items())
+    ]
+
+
+def check_options(model: Any, *, video_pruning_rate: float = 0.0) -> None:
+    """Refuse, before anything is built, a model whose engine class does not take an option that is set.
+
+    ``model`` is anything ``resolve_spec`` takes. A model with no multimodal
+    encoder passes: it measures ``{}`` whatever the options.
+
+    Raises:
+        UnsupportedOptionError: Names the option and the model types that take it, or the value is out of range.
+        ConfigError: The config cannot be used.
+    """
+    spec = resolve_spec(model)
+    adapter = find_adapter(spec.model_type)
+    if adapter is not None:
+        adapter.check_options(spec.config, RuntimeOptions(video_pruning_rate=video_pruning_rate))
+
+
+def takes_options(model: Any, *, video_pruning_rate: float = 0.0) -> bool:
+    """Whether ``check_options`` passes: the catalog models a survey with these options measures."""
+    try:
+        check_options(model, video_pruning_rate=video_pruning_rate)
+    except UnsupportedOptionError:
+        return False
+    return True
+
+
+def warm_up(specs: Iterable[ModelSpec], device: torch.device, *, start_device: bool = True) -> float:
+    """Pay a process's one-time costs before the first model, and return the seconds they took.
+
+    The first operation on a device starts it up (a CUDA context takes seconds),
+    and the first model of a family imports its modelling code. Paid inside the
+    first model's measurement, they would read as that model's cost. Before
+    forking workers, ``start_device`` is off: they start the device
+    themselves, and a parent that has run no op leaves them no thread pool.
+    """
+    started = time.perf_counter()
+    if start_device:
+        torch.ones(8, 8, device=device).matmul(torch.ones(8, 8, device=device)).sum().item()
+    for spec in specs:
+        adapter = find_adapter(spec.model_type)
+        if adapter is not None:
+            try:
+                getattr(transformers, adapter.model_class_for(spec.config))
+            except (EcwidthError, AttributeError):
+                continue  # the measurement records why
+    return time.perf_counter() - started
+
+
+@dataclass
+class Survey:
+    """A survey's width table, its own cost per model and its warm-up, the models that failed, and the catalog
+    models left out.
+
+    ``skipped`` lists, with an option set and no models named, the catalog
+    models whose engine class does not take it.
+    """
+
+    table: WidthTable
+    #: One ``COST_COLUMNS`` dict per measured model; ``costs`` is the frame of them.
+    cost_records: list[dict[str, Any]] = field(default_factory=list)
+    failures: dict[str, str] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+    #: ``{"<model> <modality>": why}`` for what the engine cannot serve with the options set (no row).
+    unserved: dict[str, str] = field(default_factory=dict)
+    #: Seconds of one-time work before the first model (``warm_up``), which would otherwise count as its cost.
+    warmup_s: float = 0.0
+    #: Worker processes that measured the models (1: this process).
+    jobs: int = 1
+
+    @property
+    def costs(self) -> pd.DataFrame:
+        """Seconds and memory per measured model, ``COST_COLUMNS`` (pandas is imported here, not for the CLI)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.cost_records, columns=COST_COLUMNS)
+
+
+def resolve_jobs(jobs: int | str, device: torch.device, dummy: str, models: int) -> int:
+    """How many worker processes measure ``models`` models: ``jobs``, or for ``"auto"`` one per usable core on a
+    CPU with minimal items, else 1.
+
+    A profile item can take all the cores and gigabytes on its own, so ``"auto"``
+    measures those one at a time; a CUDA context does not survive a fork.
+
+    Raises:
+        ValueError: ``jobs`` is not a positive integer or ``"auto"``, or is over 1 on a GPU.
+    """
+    if jobs == "auto":
+        return max(1, min(usable_cores(), models)) if device.type == "cpu" and dummy == "minimal" else 1
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer or 'auto', got {jobs!r}")
+    if jobs > 1 and device.type != "cpu":
+        raise ValueError(
+            f"jobs={jobs} needs the CPU: forked workers cannot share {device}'s context; pass jobs=1 (--jobs 1)"
+        )
+    return jobs
+
+
+@dataclass
+class _Measured:
+    """One model's measurement in a survey, as a worker sends it back."""
+
+    result: MeasureResult
+    cost: dict[str, Any]
+    measured_at: str
+
+
+@contextmanager
+def _outcomes(
+    measure_one: Callable[[str], Any], names: Sequence[str], jobs: int
+) -> Iterator[Iterator[tuple[str, Any, Exception | None]]]:
+    """``(name, measure_one(name), None)`` or ``(name, None, error)`` for each name: in ``jobs`` forked workers
+    (``fork_map``), their warnings shown here; with one job, in this process and in order, ecwidth's errors
+    returned and any other raised."""
+    if jobs == 1:
+        yield _here(measure_one, names)
+        return
+    with fork_map(_warnings_sent_back(measure_one), names, jobs) as outcomes:
+        yield _warnings_shown(outcomes)
+
+
+def _here(measure_one: Callable[[str], Any], names: Sequence[str]) -> Iterator[tuple[str, Any, Exception | None]]:
+    for name in names:
+        try:
+            yield name, measure_one(name), None
+        except EcwidthError as error:
+            yield name, None, error
+
+
+def _warnings_sent_back(measure_one: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``measure_one`` for a worker: its warnings are recorded and returned with its value, to be shown by the
+    parent, which shows each text once."""
+
+    def run(name: str) -> Any:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            value = measure_one(name)
+        return value, [(str(w.message), _sendable(w.category)) for w in caught]
+
+    return run
+
+
+def _sendable(category: type[Warning]) -> type[Warning]:
+    """``category``, where it can be sent to another process (a class made at run time cannot): else ``UserWarning``."""
+    try:
+        pickle.dumps(category)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return UserWarning
+    return category
+
+
+def _warnings_shown(
+    outcomes: Iterator[tuple[str, Any, Exception | None]],
+) -> Iterator[tuple[str, Any, Exception | None]]:
+    """The outcomes of ``_warnings_sent_back``, each one's warnings warned again here as it comes."""
+    for name, sent, error in outcomes:
+        if sent is None:
+            yield name, None, error
+            continue
+        value, caught = sent
+        for message, category in caught:
+            warnings.warn(message, category, stacklevel=2)
+        yield name, value, None
+
+
+def survey(
+    models: Iterable[str | ModelSpec] | Mapping[str, Any] | None = None,
+    *,
+    device: str = "auto",
+    dtype: str = "auto",
+    dummy: str = "minimal",
+    progress: bool = True,
+    video_pruning_rate: float = 0.0,
+    timeout: float | None = None,
+    jobs: int | str = 1,
+) -> Survey:
+    """Measure each model (the whole catalog by default).
+
+    ``models`` is a list of anything ``resolve_spec`` takes (catalog names, hub
+    ids, checkpoint folders, config files), each row named after what was
+    given; or a mapping ``{row name: model}``.
+
+    ``video_pruning_rate`` is the engine's option (0: off), set on every
+    measurement and recorded in every row. With it set, the whole catalog means
+    the catalog models whose engine class takes it (the rest are listed in
+    ``skipped``); a named model that does not take it is an error.
+
+    ``timeout`` bounds each model's building and encoding, in seconds; a model
+    past it fails (``DeadlineExceeded``, naming the stage) and the others go on.
+
+    ``jobs`` worker processes measure that many models at once, forked from
+    this one (CPU only; ``"auto"``: see ``resolve_jobs``). Each model's costs
+    are its worker's. A worker that dies fails the model it was on
+    (``WorkerDied``). Leave it at 1 inside a notebook kernel, whose own
+    threads a fork does not carry.
+
+    A model that fails is recorded in ``failures`` with its error, never
+    silently dropped; the others are still measured.
+
+    Raises:
+        ConfigError: A model cannot be found, or two get one name (checked before any work starts).
+        UnsupportedOptionError: A named model does not take an option that is set (checked before any work
+            starts), or the value is out of range.
+        ValueError: The device, dtype, timeout or jobs is out of range.
+    """
+    options = RuntimeOptions(video_pruning_rate=video_pruning_rate)
+    if timeout is not None:
+        timeout = check_timeout(timeout)
+    torch_device = resolve_device(device)
+    named = name_models(catalog_names() if models is None else models)
+    jobs = resolve_jobs(jobs, torch_device, dummy, len(named))
+    failures: dict[str, str] = {}
+    specs: dict[str, ModelSpec] = {}
+    for name, model in named.items():  # each config is read once, here
+        try:
+            specs[name] = resolve_spec(model, name=name)
+        except EcwidthError as error:
+            failures[name] = str(error)
+    skipped = []
+    if options.set_options() and models is None:
+        skipped = [name for name, spec in specs.items() if not takes_options(spec, **options.set_options())]
+        named = {name: model for name, model in named.items() if name not in skipped}
+    elif options.set_options():
+        for spec in specs.values():
+            check_options(spec, video_pruning_rate=video_pruning_rate)
+    measured = [name for name in named if name in specs]
+    parallel = jobs > 1 and len(measured) > 1
+    jobs = jobs if parallel else 1  # one model, or none, is measured here
+    warmup_s = warm_up((specs[name] for name in measured), torch_device, start_device=not parallel)
+    threads = max(1, usable_cores() // jobs)
+
+    def measure_one(name: str) -> _Measured:
+        if parallel:
+            torch.set_num_threads(threads)  # the workers share the cores
+        started = time.perf_counter()
+        with peak_memory(torch_device) as peak:
+            result = measure(
+                specs[name], device=torch_device, dtype=dtype, dummy=dummy,
+                video_pruning_rate=video_pruning_rate, timeout=timeout, progress=progress and not parallel,
+            )  # fmt: skip
+        cost = {
+            "model": name,
+            "build_s": result.build_s,
+            "encode_s": result.encode_s,
+            "total_s": time.perf_counter() - started,
+            "peak_rss_bytes": peak.rss_bytes,
+            "start_rss_bytes": peak.start_rss_bytes,
+            "peak_cuda_bytes": peak.cuda_bytes,
+            "start_cuda_bytes": peak.start_cuda_bytes,
+        }
+        return _Measured(result, cost, datetime.now(UTC).isoformat(timespec="seconds"))
+
+    done: dict[str, _Measured] = {}
+    with (
+        _outcomes(measure_one, measured, jobs) as outcomes,  # the workers are forked here,
+        Steps(len(named), "ecwidth survey", enabled=progress) as steps,  # before a bar starts its thread
+    ):
+        for name in named:
+            if name not in specs:
+                steps.done(name, "failed")
+        for name, outcome, error in outcomes:
+            if error is not None:
+                if not isinstance(error, EcwidthError):
+                    raise error
+                failures[name] = str(error)
+                steps.done(name, "failed")
+                continue
+            done[name] = outcome
+            steps.done(name, f"{outcome.cost['total_s']:.1f} s")
+    rows: list[WidthRow] = []
+    unserved: dict[str, str] = {}
+    for name in measured:  # the models' order, whichever worker ended first
+        if name in done:
+            rows.extend(rows_from_result(done[name].result, measured_at=done[name].measured_at))
+            unserved.update({f"{name} {modality}": why for modality, why in done[name].result.unserved.items()})
+    costs = [done[name].cost for name in measured if name in done]
+    failures = {name: failures[name] for name in named if name in failures}
+    return Survey(WidthTable(rows), costs, failures, skipped, unserved, warmup_s=warmup_s, jobs=jobs)

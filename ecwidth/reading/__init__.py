@@ -1,0 +1,1 @@
+"""The reading tier: model sources, config files, field checks, and the catalog of published configs."""
