@@ -66,6 +66,14 @@ class UnsupportedOptionError(EcwidthError):
     """A runtime option the family's engine class does not take, or a setting the engine cannot serve."""
 
 
+class UnknownEngineError(EcwidthError):
+    """An engine or release ecwidth does not know; the message names the known ones."""
+
+
+class NotServedError(EcwidthError):
+    """The chosen engine release does not serve this model type at all; the message says why."""
+
+
 class ResourceError(EcwidthError):
     """What a config asks to build does not fit the machine; the estimate, the limit and the override are named."""
 

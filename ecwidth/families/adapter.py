@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ecwidth.errors import NoTokenRuleError, UnknownModelTypeError, UnsupportedOptionError
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     import torch
     from torch import nn
 
+    from ecwidth.engines.facts import Serving
     from ecwidth.engines.runtime import RuntimeOptions
 
 #: Modalities in the order tables list them.
@@ -41,6 +43,28 @@ _SUB_CONFIGS = {"image": "vision_config", "video": "vision_config", "audio": "au
 #: The modules of ``ecwidth.families`` that define the contract, not a family.
 CONTRACT_MODULES = frozenset({"adapter", "items", "packing"})
 LANGUAGE_MODEL_PARTS = frozenset({"language_model", "lm_head", "text_model"})
+
+
+@dataclass(frozen=True)
+class FieldWidth:
+    """A width that is one config field, times (1 + DeepStack levels) where the family packs levels.
+
+    ``field`` is a dotted attribute path on the loaded config
+    (``"vision_config.out_hidden_size"``); ``deepstack`` the dotted path of the
+    list whose length is the number of DeepStack levels (empty: none).
+    """
+
+    field: str
+    deepstack: str = ""
+
+    def levels(self, config: Any) -> int:
+        return len(resolve(config, self.deepstack) or ()) if self.deepstack else 0
+
+    def width(self, config: Any) -> int:
+        return int(resolve(config, self.field)) * (1 + self.levels(config))
+
+    def __str__(self) -> str:
+        return f"{self.field} x (1 + len({self.deepstack}))" if self.deepstack else self.field
 
 
 class FamilyAdapter:
@@ -62,6 +86,12 @@ class FamilyAdapter:
     items: ClassVar[Mapping[str, ItemKind]] = {}
     #: the serving engine's class for this family, and what its shipped width is, for ``ecwidth models --json``.
     engine: ClassVar[str] = ""
+    #: modality -> the config field its width is (``"*"``: every modality); a modality absent: the text hidden size.
+    width_fields: ClassVar[Mapping[str, FieldWidth]] = {}
+    #: dotted config fields that look like the width but are not; the family contract checks each one differs.
+    look_alikes: ClassVar[tuple[str, ...]] = ()
+    #: release key (``"vllm==0.32.0"``) -> how that engine release serves the family (``ecwidth.engines.facts``).
+    serving: ClassVar[Mapping[str, Serving]] = {}
     #: runtime options (``ecwidth.engines.runtime.RuntimeOptions`` fields) the engine's class for this family takes.
     supported_options: ClassVar[frozenset[str]] = frozenset()
     #: modalities the engine ships that cannot be measured here, each with why (items holding LM token
@@ -139,8 +169,15 @@ class FamilyAdapter:
     def predict(self, config: Any) -> dict[str, int]:
         """Width per modality from config fields, without building anything: by default the text hidden size,
         for the measured modalities and the ``predicted_only`` ones."""
-        width = self.lm_hidden_size(config)
-        return {modality: width for modality in (*self.config_modalities(config), *self.predicted_only)}
+        return {
+            modality: self.field_width(config, modality)
+            for modality in (*self.config_modalities(config), *self.predicted_only)
+        }
+
+    def field_width(self, config: Any, modality: str) -> int:
+        """The width ``width_fields`` gives ``modality``, or the text hidden size where it names none."""
+        rule = self.width_fields.get(modality) or self.width_fields.get("*")
+        return rule.width(config) if rule is not None else self.lm_hidden_size(config)
 
     def item_kind(self, config: Any, modality: str) -> ItemKind:
         """The dummy item kind of ``modality``.
