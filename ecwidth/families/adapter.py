@@ -25,6 +25,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ecwidth.engines import releases
+from ecwidth.engines.facts import Serving, not_served
+from ecwidth.engines.releases import Release
 from ecwidth.errors import NoTokenRuleError, UnknownModelTypeError, UnsupportedOptionError
 from ecwidth.families.items import DummySize, ItemKind, ItemSize
 
@@ -32,7 +35,6 @@ if TYPE_CHECKING:
     import torch
     from torch import nn
 
-    from ecwidth.engines.facts import Serving
     from ecwidth.engines.runtime import RuntimeOptions
 
 #: Modalities in the order tables list them.
@@ -212,26 +214,47 @@ class FamilyAdapter:
             raise NoTokenRuleError(f"no token rule for {config.model_type} {modality} items; its width still measures")
         return kind
 
-    def check_options(self, config: Any, options: RuntimeOptions) -> None:
-        """Refuse an option this family's engine class does not take.
+    def serving_for(self, release: Release | str | None = None) -> Serving:
+        """How ``release`` (a ``Release`` or a name ``releases.release`` takes; default: the newest vLLM)
+        serves this family. A release the family has no record for does not serve it.
+
+        Raises:
+            UnknownEngineError: ``release`` names no known release.
+        """
+        chosen = releases.release(release)
+        if not self.serving:  # a family not yet given per-release records: its one engine line, for every release
+            return Serving("native", ships=self.engine, options=self.supported_options)
+        return self.serving.get(chosen.key) or not_served(f"{chosen} has no class for this family")
+
+    def engine_key(self, modality: str, release: Release | str | None = None) -> str:
+        """The key ``release`` ships ``modality`` under (Kimi-K2.5 under vLLM: ``vision_chunk``)."""
+        return self.serving_for(release).keys.get(modality, modality)
+
+    def check_options(self, config: Any, options: RuntimeOptions, release: Release | str | None = None) -> None:
+        """Refuse an option the release's class for this family does not take.
 
         Raises:
             UnsupportedOptionError: Names the option and the model types that take it.
         """
+        taken = self.serving_for(release).options
         for name in options.set_options():
-            if name not in self.supported_options:
-                takers = sorted(t for t, a in _REGISTRY.items() if name in a.supported_options)
+            if name not in taken:
+                takers = sorted(t for t, a in _REGISTRY.items() if name in a.serving_for(release).options)
                 raise UnsupportedOptionError(
                     f"{config.model_type} does not take {name} (the engine's class for it has no such option); "
                     f"model types that do: {', '.join(takers) or 'none'}"
                 )
 
-    def unserved(self, config: Any, options: RuntimeOptions) -> dict[str, str]:
-        """``{modality: why}`` for the modalities the engine cannot serve with ``options`` set.
+    def unserved(self, config: Any, options: RuntimeOptions, release: Release | str | None = None) -> dict[str, str]:
+        """``{modality: why}`` for the modalities the release cannot serve with ``options`` set.
 
         A measurement leaves them out and says why; asking for one is an error.
         """
-        return {}
+        record = self.serving_for(release)
+        why = dict(record.unserved)
+        for name in options.set_options():
+            why.update(record.unserved_with.get(name, {}))
+        return why
 
     def option_channels(self, config: Any, modality: str, options: RuntimeOptions) -> int:
         """Channels the engine appends to a ``modality`` item with ``options`` set, by the family's rule.

@@ -121,7 +121,7 @@ class Qwen3_5Adapter(Qwen3VLAdapter):
     # Published lists are empty; a missing list means no DeepStack to vLLM and transformers alike.
     required_fields = ("vision_config.out_hidden_size", "text_config.hidden_size")
 
-    def unserved(self, config: Any, options: RuntimeOptions) -> dict[str, str]:
+    def unserved(self, config: Any, options: RuntimeOptions, release: Any = None) -> dict[str, str]:
         if not options.pruning:
             return {}
         return {"video": "with video_pruning_rate > 0, vLLM 0.32's path for Qwen3.5 video items crashes, so there is "

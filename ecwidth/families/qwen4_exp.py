@@ -49,6 +49,6 @@ class Qwen4ExpAdapter(Qwen3_5Adapter):
         "here, so a config listing levels gets transformers' Qwen3-VL tower"
     )
 
-    def unserved(self, config: Any, options: Any) -> dict[str, str]:
+    def unserved(self, config: Any, options: Any, release: Any = None) -> dict[str, str]:
         # Qwen3.5's refusal of pruned videos does not apply: vLLM's Qwen4Exp reads the list by truth value.
         return {}
