@@ -24,6 +24,8 @@ from ecwidth.reading.catalog import CatalogEntry, catalog_entry, catalog_names
 
 #: ``ORG/NAME`` or ``ORG/NAME@revision``, with the hub's characters for names.
 _HUB_ID = re.compile(r"(?P<repo>[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)(?:@(?P<revision>[^\s@]+))?")
+#: How much of a name an error message quotes: a 200,000-character name is one short line, not 200 kB.
+_SHOWN_CHARS = 200
 _TRUE = {"1", "ON", "YES", "TRUE"}
 
 
@@ -95,10 +97,16 @@ def hub_config_file(repo_id: str, revision: str | None = None) -> Path:
             has no such model, revision or ``config.json``; says what to do.
     """
     import huggingface_hub
-    from huggingface_hub.errors import EntryNotFoundError, HfHubHTTPError, LocalEntryNotFoundError
+    from huggingface_hub.errors import EntryNotFoundError, HfHubHTTPError, HFValidationError, LocalEntryNotFoundError
 
     cache_dir = hub_cache_dir()
-    cached = huggingface_hub.try_to_load_from_cache(repo_id, "config.json", cache_dir=cache_dir, revision=revision)
+    try:
+        cached = huggingface_hub.try_to_load_from_cache(repo_id, "config.json", cache_dir=cache_dir, revision=revision)
+    except HFValidationError as error:  # past the hub's 96 characters, or a '--' or '..' in the id
+        raise ConfigError(
+            f"{_shown(repo_id)}: not a hub id the hub accepts ({_shown(str(error))}); "
+            "pass the checkpoint folder or its config.json instead"
+        ) from None
     if isinstance(cached, str):
         return Path(cached)
     given = repo_id if revision is None else f"{repo_id}@{revision}"
@@ -123,6 +131,11 @@ def hub_config_file(repo_id: str, revision: str | None = None) -> Path:
         raise ConfigError(f"{given}: the hub model has no config.json ({error}); {todo}") from error
 
 
+def _shown(text: str) -> str:
+    """``text`` for a message, cut to ``_SHOWN_CHARS`` characters."""
+    return text if len(text) <= _SHOWN_CHARS else f"{text[:_SHOWN_CHARS]}... ({len(text)} characters)"
+
+
 def locate(model: str | os.PathLike[str], *, name: str | None = None) -> Source:
     """Find the config ``model`` names, and the name its rows get (``name`` overrides it).
 
@@ -136,16 +149,25 @@ def locate(model: str | os.PathLike[str], *, name: str | None = None) -> Source:
     entry = catalog_entry_for(text) if isinstance(model, str) else None
     if entry is not None:
         return Source(name or text, entry=entry)
+    if "\0" in text:  # no path holds one; os.stat would raise a bare ValueError
+        raise ConfigError(f"cannot read {_shown(text)!r}: a name or path never holds a NUL character")
     path = Path(text)
-    if path.exists():
+    try:
+        exists = path.exists()
+    except OSError as error:  # a name past the filesystem's limits (ENAMETOOLONG), or a path it cannot stat
+        raise ConfigError(
+            f"cannot read {_shown(text)}: {error.strerror or error}. Pass a config.json file or a folder holding "
+            "one, a hub id ORG/NAME, or a catalog name (see `ecwidth models`)."
+        ) from None
+    if exists:
         file = path / "config.json" if path.is_dir() else path
         return Source(name or path_name(path), path=file)
     hub_id = parse_hub_id(text) if isinstance(model, str) else None
     if hub_id is not None:
         return Source(name or text, path=hub_config_file(*hub_id))
-    if "/" not in text and os.sep not in text and not text.endswith(".json"):
+    if "/" not in text and os.sep not in text and not text.endswith(".json") and len(text) <= _SHOWN_CHARS:
         catalog_entry(text)  # raises, suggesting close catalog names
     raise ConfigError(
-        f"cannot read {text}: no such file or folder. Pass a config.json file or a folder holding one, "
+        f"cannot read {_shown(text)}: no such file or folder. Pass a config.json file or a folder holding one, "
         "a hub id ORG/NAME, or a catalog name (see `ecwidth models`)."
     )

@@ -13,18 +13,30 @@ from ecwidth.errors import MalformedReportError, MissingWidthError, NoEncoderErr
 MAX_WIDTH = 1 << 20
 
 
+def _show(value: object) -> str:
+    """A short repr for messages, safe on hostile values (an int past Python's digits, a self-nesting value)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        if isinstance(value, int):
+            return f"<an int of about {int(value.bit_length() * 0.30103) + 1} digits>"
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def _check_report(who: str, report: object) -> None:
     if not isinstance(report, Mapping):
-        raise MalformedReportError(f"{who} {report!r}: a report must be a mapping of modality name to width")
+        raise MalformedReportError(f"{who} {_show(report)}: a report must be a mapping of modality name to width")
     for modality, width in report.items():
         if not isinstance(modality, str):
             raise MalformedReportError(
-                f"{who} modality {modality!r} of type {type(modality).__name__}: "
+                f"{who} modality {_show(modality)} of type {type(modality).__name__}: "
                 "modalities must be strings such as 'image'"
             )
         if isinstance(width, bool) or not isinstance(width, int) or not 0 < width <= MAX_WIDTH:
             raise MalformedReportError(
-                f"{who} width {width!r} for {modality!r}: a width must be a positive int (at most {MAX_WIDTH})"
+                f"{who} width {_show(width)} for {_show(modality)}: "
+                f"a width must be a positive int (at most {MAX_WIDTH})"
             )
 
 
@@ -40,7 +52,7 @@ def reconcile(reports: Iterable[Mapping[str, int]]) -> dict[str, int]:
         WidthDisagreementError: Two non-empty reports differ ("disagree"); names every rank.
     """
     if isinstance(reports, (str, bytes, Mapping)) or not isinstance(reports, Iterable):
-        raise MalformedReportError(f"reports must be a list of per-rank mappings, in rank order; got {reports!r}")
+        raise MalformedReportError(f"reports must be a list of per-rank mappings, in rank order; got {_show(reports)}")
     reports = list(reports)
     for rank, report in enumerate(reports):
         _check_report(f"rank {rank} reported", report)
@@ -69,8 +81,8 @@ def get_width(widths: Mapping[str, int], modality: str) -> int:
         MissingWidthError: ``modality`` was not measured; names it and lists the measured ones.
     """
     _check_report("get_width was given", widths)
-    if modality not in widths:
+    if not isinstance(modality, str) or modality not in widths:
         raise MissingWidthError(
-            f"no encoder output width was measured for modality {modality!r}; measured: {sorted(widths)}"
+            f"no encoder output width was measured for modality {_show(modality)}; measured: {sorted(widths)}"
         )
     return widths[modality]

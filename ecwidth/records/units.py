@@ -54,15 +54,22 @@ def parse_bytes(text: str) -> int:
     return size
 
 
+#: The most bytes any limit may name (16 EiB): past it, a number is a typo, not a machine.
+MAX_BYTES = 2**64
+
+
 def check_byte_limit(limit: object) -> int | None:
     """``max_memory`` as given: ``None`` (the device's own limit) or a positive number of bytes.
 
     Raises:
         ValueError: Anything else, with how to write one.
     """
-    if limit is None or (isinstance(limit, int) and not isinstance(limit, bool) and limit > 0):
+    if limit is None or (isinstance(limit, int) and not isinstance(limit, bool) and 0 < limit <= MAX_BYTES):
         return limit
-    raise EcwidthError(f"max_memory must be a positive int of bytes (e.g. 200 * 2**30), or None; got {limit!r}")
+    shown = repr(limit) if len(repr(limit)) <= 40 else repr(limit)[:30] + "..."
+    raise EcwidthError(
+        f"max_memory must be a positive int of bytes up to 2**64 (e.g. 200 * 2**30), or None; got {shown}"
+    )
 
 
 def format_bytes(size: int) -> str:

@@ -113,3 +113,86 @@ def test_a_fifo_is_refused_rather_than_read_forever(tmp_path, capsys):
     os.mkfifo(fifo)  # nobody writes to it: reading would block for ever
     assert main(["predict", "--config", str(fifo)]) == 2
     assert "not a regular file" in capsys.readouterr().err
+
+
+# --- bounded reading: linear in the file, and nothing past a size no real config reaches ---
+
+
+def _with_big_object(keys: int, *, duplicate: bool = False) -> str:
+    """A tiny Qwen3-VL config whose quantization_config holds one ``keys``-key object, as a quantized export's does."""
+    text = json.dumps({**tiny_config("qwen3_vl"), "quantization_config": {"quant_method": "modelopt", "ignore": {}}})
+    entries = ", ".join(f'"model.layers.{i}.mlp": 4' for i in range(keys))
+    if duplicate:
+        entries += ', "model.layers.0.mlp": 8'
+    return text.replace('"ignore": {}', '"ignore": {' + entries + "}")
+
+
+def test_a_config_with_a_60000_key_object_is_read(tmp_path, capsys):
+    import time
+
+    assert main(["predict", "--config", str(_write(tmp_path, _with_big_object(1)))]) == 0  # imports, caches
+    path = _write(tmp_path, _with_big_object(60_000))
+    started = time.perf_counter()
+    assert main(["predict", "--config", str(path)]) == 0
+    assert time.perf_counter() - started < 30  # about 1 s; the quadratic duplicate check took minutes
+    assert capsys.readouterr().out.count("image") == 2
+
+
+def test_a_duplicate_key_in_a_200000_key_object_is_one_error_at_once(tmp_path, capsys):
+    import time
+
+    assert main(["predict", "--config", str(_write(tmp_path, _with_big_object(1)))]) == 0  # imports, caches
+    path = _write(tmp_path, _with_big_object(200_000, duplicate=True))
+    started = time.perf_counter()
+    assert main(["predict", "--config", str(path)]) == 2
+    assert time.perf_counter() - started < 10  # about 0.5 s; the quadratic check: hours
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "duplicate key 'model.layers.0.mlp' in one object" in err
+
+
+def test_a_config_past_the_size_limit_is_refused_unread(tmp_path, capsys):
+    from ecwidth.reading.configs import MAX_CONFIG_BYTES
+
+    path = tmp_path / "config.json"
+    with open(path, "wb") as handle:
+        handle.truncate(MAX_CONFIG_BYTES + 1)  # sparse: reading it would take the time the limit saves
+    assert main(["predict", "--config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"ecwidth: error: {path}: {MAX_CONFIG_BYTES + 1} bytes, past the 32 MiB that any real config.json "
+        "stays under; ecwidth refuses it rather than reading it\n"
+    )
+
+
+def test_the_config_limit_is_far_above_the_largest_published_config():
+    from ecwidth.reading.catalog import catalog_entry
+    from ecwidth.reading.configs import MAX_CONFIG_BYTES
+
+    largest = len(json.dumps(catalog_entry("minimax-m3-nvfp4").config, indent=2))  # 22,422 quantized layers
+    assert largest * 8 < MAX_CONFIG_BYTES
+
+
+def test_a_number_past_pythons_digits_is_one_error_naming_the_file(tmp_path, capsys):
+    path = _write(
+        tmp_path, json.dumps(tiny_config("qwen3_vl")).replace('"model_type"', '"x": ' + "9" * 5000 + ', "model_type"')
+    )
+    assert main(["predict", "--config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(path) in err and "more digits than any real value" in err
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["a" * 5000, "org/" + "a" * 300, "acme/x--y", "a\x00b", "x/" * 3000 + "config.json"],
+    ids=["long-name", "long-hub-id", "double-dash-hub-id", "nul", "deep-path"],
+)
+def test_a_name_no_path_or_hub_id_can_be_is_one_short_error(capsys, name):
+    from ecwidth.errors import ConfigError
+    from ecwidth.reading.configs import resolve_spec
+
+    with pytest.raises(ConfigError) as caught:
+        resolve_spec(name)
+    assert len(str(caught.value)) < 600
+    assert main(["predict", "--model", name]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("ecwidth: error: ") and len(err) < 600

@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from ecwidth.engines import releases
 from ecwidth.errors import MissingWidthError, TableError
 from ecwidth.records import table as table_module
 from ecwidth.records.atomic import write_text_atomic
@@ -75,8 +76,8 @@ def good_row(**changes) -> dict:
 
 def test_column_order_is_stable():
     assert COLUMNS == (
-        "model", "modality", "options", "encoder_width", "lm_hidden_size", "width_ratio", "deepstack_levels",
-        "source", "predicted_width", "matches_prediction", "ecwidth_version", "torch_version",
+        "model", "modality", "options", "engine", "engine_version", "encoder_width", "lm_hidden_size",
+        "width_ratio", "deepstack_levels", "source", "predicted_width", "matches_prediction", "ecwidth_version", "torch_version",
         "transformers_version", "device", "dtype", "dummy", "measured_at", "config_sha256",
     )  # fmt: skip
 
@@ -96,7 +97,10 @@ def test_equality_ignores_input_order(table):
 
 
 def test_duplicate_rows_named():
-    with pytest.raises(TableError, match=r"model='toy-a', modality='image', options=engine defaults at rows \[0, 2\]"):
+    with pytest.raises(
+        TableError,
+        match=r"model='toy-a', modality='image', options=engine defaults, engine=vllm==0.33.0 at rows \[0, 2\]",
+    ):
         WidthTable([row(), row("toy-a", "video"), row()])
 
 
@@ -122,7 +126,10 @@ def test_widths_and_width(table):
 
 
 def test_producer_config_shape(table):
-    assert table.producer_config("toy-a") == {"mm_encoder_output_widths": {"image": 64, "video": 64}}
+    assert table.producer_config("toy-a") == {
+        "mm_encoder_output_widths": {"image": 64, "video": 64},
+        "engine": {"name": "vllm", "version": "0.33.0"},
+    }
 
 
 def test_producer_config_file_has_one_rendering(table, tmp_path, capsys):
@@ -131,7 +138,10 @@ def test_producer_config_file_has_one_rendering(table, tmp_path, capsys):
     from ecwidth.study.notebook import write_producer_configs
 
     text = table.render_producer_config("toy-a")
-    assert text == '{\n  "mm_encoder_output_widths": {\n    "image": 64,\n    "video": 64\n  }\n}\n'
+    assert text == (
+        '{\n  "engine": {\n    "name": "vllm",\n    "version": "0.33.0"\n  },\n'
+        '  "mm_encoder_output_widths": {\n    "image": 64,\n    "video": 64\n  }\n}\n'
+    )
     table.to_json(tmp_path / "t.json")
     assert main(["export", str(tmp_path / "t.json"), "--model", "toy-a", "--format", "producer-json"]) == 0
     assert capsys.readouterr().out == text
@@ -156,8 +166,8 @@ def test_merge_names_every_conflict():
     with pytest.raises(TableError, match="conflict on 2 row") as caught:
         ours.merge(theirs)
     message = str(caught.value)
-    assert "modality='image', options=engine defaults: 64 here, 16 in the other table" in message
-    assert "modality='video', options=engine defaults: 64 here, 32 in the other table" in message
+    assert "modality='image', options=engine defaults, engine=vllm==0.33.0: 64 here, 16 in the other table" in message
+    assert "modality='video', options=engine defaults, engine=vllm==0.33.0: 64 here, 32 in the other table" in message
     assert "audio" not in message
 
 
@@ -200,7 +210,7 @@ def test_empty_table_round_trip(tmp_path):
 def test_json_layout(table, tmp_path):
     table.to_json(tmp_path / "t.json")
     document = json.loads((tmp_path / "t.json").read_text())
-    assert document["schema_version"] == 2
+    assert document["schema_version"] == 3
     assert document["columns"] == list(COLUMNS)
     assert list(document["rows"][0]) == list(COLUMNS)
 
@@ -232,7 +242,7 @@ def test_markdown(table, tmp_path):
          r"row 0 .*: deepstack_levels must be an int >= 0, got -1; source must be one of measured, predicted"),
         ([good_row(config_sha256="abc", measured_at="yesterday")], r"measured_at must be an ISO-8601 UTC.*config_sha256 must be 64 lowercase hex"),
         ([good_row(width_ratio=float("inf"))], r"row 0 .*: width_ratio must be a finite number"),
-        ([good_row(), good_row()], r"duplicate rows .*model='toy-a', modality='image', options=engine defaults at rows \[0, 1\]"),
+        ([good_row(), good_row()], r"duplicate rows .*model='toy-a', modality='image', options=engine defaults, engine=vllm==0.33.0 at rows \[0, 1\]"),
         ([good_row(), ["toy-a", "image", 64]], r"row 1: a row must be an object .* got list"),
         ([{"model": {"nested": [[[["junk"]]]]}, "modality": None}], r"row 0 \(model=\{'nested'.*, modality=None\): missing column"),
     ],
@@ -271,7 +281,7 @@ def test_a_duplicated_key_is_refused(tmp_path):
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ('{"schema_version": 3, "rows": []}', "schema_version is 3, but this ecwidth reads schema_version 1 or 2"),
+        ('{"schema_version": 4, "rows": []}', "schema_version is 4, but this ecwidth reads schema_version 1, 2 or 3"),
         ('{"schema_version": true, "rows": []}', "schema_version is True"),
         ('{"rows": []}', "no schema_version"),
         ('{"schema_version": 1, "rows": {}}', "'rows' must be a list"),
@@ -280,10 +290,10 @@ def test_a_duplicated_key_is_refused(tmp_path):
         ("not json at all", "not valid JSON"),
         ('{"schema_version": 1, "rows": [{"model": "toy', "not valid JSON .*truncated"),
         ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
-        ('{"schema_version": 1, "rows": [' + "9" * 5000 + "]}", "cannot be parsed as a width table .*digits"),
+        ('{"schema_version": 1, "rows": [' + "9" * 5000 + "]}", "a number with more digits than any real value"),
         ("", "not valid JSON"),
     ],
-    ids=["schema-2", "schema-bool", "no-schema", "rows-object", "no-rows", "top-list", "not-json",
+    ids=["schema-4", "schema-bool", "no-schema", "rows-object", "no-rows", "top-list", "not-json",
          "truncated", "deep-nesting", "too-many-digits", "empty"],
 )  # fmt: skip
 def test_from_json_file_errors(tmp_path, text, expected):
@@ -344,7 +354,7 @@ def test_from_csv_structure_errors(table, tmp_path):
         WidthTable.from_csv(path)
 
     path.write_text(table.render_csv()[:-70], encoding="utf-8")
-    with pytest.raises(TableError, match=rf"^{path} row 3 \(line 5.*\): 17 cell\(s\), the header has 18"):
+    with pytest.raises(TableError, match=rf"^{path} row 3 \(line 5.*\): 19 cell\(s\), the header has 20"):
         WidthTable.from_csv(path)
 
     path.write_text("", encoding="utf-8")
@@ -417,6 +427,7 @@ def test_a_table_renders_as_an_html_table_in_jupyterlab():
 
     table = WidthTable([toy_row("qwen3-vl-2b-instruct", "image", 8192), toy_row("<b>x</b>", "image", 2048)])
     html = table._repr_html_()
-    assert html.startswith("<table><caption>WidthTable: 2 row(s) over 2 model(s)</caption>")
+    assert html.startswith(f"<table><caption>WidthTable: 2 row(s) over 2 model(s) under {releases.DEFAULT}</caption>")
+    assert "<th>engine</th>" in html and f"<td>{releases.DEFAULT}</td>" in html
     assert html.count("<tr>") == 3 and "<td>8192</td>" in html
     assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x</b>" not in html  # cells are escaped

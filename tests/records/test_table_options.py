@@ -14,10 +14,11 @@ from tiny_configs import tiny_config
 from width_tables import STAMP, toy_row
 
 from ecwidth.cli.commands import main
+from ecwidth.engines import releases
 from ecwidth.errors import TableError
 from ecwidth.measuring.measure import measure
 from ecwidth.measuring.survey import rows_from_result
-from ecwidth.records.table import COLUMNS, SCHEMA_1_COLUMNS, WidthTable
+from ecwidth.records.table import COLUMNS, SCHEMA_1_COLUMNS, SCHEMA_2_COLUMNS, WidthTable
 
 RATE = 0.25
 
@@ -43,8 +44,12 @@ def test_a_table_holds_one_model_with_pruning_off_and_on(both):
     assert set(off) == set(on) == {"image", "video"}
     assert all(on[m] > off[m] for m in off)  # the engine's position channels, measured
     assert {tuple(sorted(row.options.items())) for row in both} == {(), (("video_pruning_rate", RATE),)}
-    assert both.producer_config("tiny-qwen2-5-vl", video_pruning_rate=RATE) == {"mm_encoder_output_widths": on}
-    assert both.producer_config("tiny-qwen2-5-vl") == {"mm_encoder_output_widths": off}
+    engine = {"name": "vllm", "version": "0.33.0"}
+    assert both.producer_config("tiny-qwen2-5-vl", video_pruning_rate=RATE) == {
+        "mm_encoder_output_widths": on,
+        "engine": engine,
+    }
+    assert both.producer_config("tiny-qwen2-5-vl") == {"mm_encoder_output_widths": off, "engine": engine}
 
 
 @pytest.mark.parametrize("suffix", [".json", ".csv"])
@@ -97,7 +102,9 @@ def test_merge_keys_rows_by_their_options(both):
             for row, w in zip(on, wider)
         ]
     )
-    with pytest.raises(TableError, match=rf"options=video_pruning_rate={RATE:g}: \d+ here, \d+ in the other table"):
+    with pytest.raises(
+        TableError, match=rf"options=video_pruning_rate={RATE:g}, engine=vllm==0.33.0: \d+ here, \d+ in the other table"
+    ):
         both.merge(wrong)
 
 
@@ -114,22 +121,42 @@ def test_options_are_validated_and_recorded_one_way():
         WidthTable([toy_row("toy", "image", 8), toy_row("toy", "image", 8, options={"video_pruning_rate": 0.0})])
 
 
-@pytest.mark.parametrize("suffix", [".json", ".csv"])
-def test_schema_1_tables_read_as_measured_with_the_engines_defaults(both, tmp_path, suffix):
-    """A table written before rows had options: no options column, schema_version 1 in JSON."""
-    off = both.with_options(video_pruning_rate=0.0)
-    path = tmp_path / f"old{suffix}"
-    if suffix == ".json":
-        document = json.loads(off.render_json())
-        document.update(schema_version=1, columns=list(SCHEMA_1_COLUMNS))
-        for row in document["rows"]:
-            del row["options"]
+def _old_table(table: WidthTable, path, columns: tuple[str, ...], schema: int) -> None:
+    """``table`` written as an older ecwidth wrote it: only ``columns``, ``schema_version`` ``schema`` in JSON."""
+    if path.suffix == ".json":
+        document = json.loads(table.render_json())
+        document.update(schema_version=schema, columns=list(columns))
+        document["rows"] = [{column: row[column] for column in columns} for row in document["rows"]]
         path.write_text(json.dumps(document))
     else:
-        records = list(csv.reader(io.StringIO(off.render_csv())))
-        at = records[0].index("options")
+        records = list(csv.reader(io.StringIO(table.render_csv())))
+        keep = [records[0].index(column) for column in columns]
         buffer = io.StringIO()
-        csv.writer(buffer, lineterminator="\n").writerows([record[:at] + record[at + 1 :] for record in records])
+        csv.writer(buffer, lineterminator="\n").writerows([[record[at] for at in keep] for record in records])
         path.write_text(buffer.getvalue())
-    assert WidthTable.read(path) == off
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv"])
+def test_schema_1_tables_read_as_measured_with_the_engines_defaults(both, tmp_path, suffix):
+    """A table written before rows had options or engines: neither column, schema_version 1 in JSON."""
+    off = both.with_options(video_pruning_rate=0.0)
+    path = tmp_path / f"old{suffix}"
+    _old_table(off, path, SCHEMA_1_COLUMNS, 1)
+    legacy = {"engine": releases.LEGACY.engine, "engine_version": releases.LEGACY.version}
+    assert WidthTable.read(path) == WidthTable([replace(row, **legacy) for row in off])
     assert "options" in COLUMNS and "options" not in SCHEMA_1_COLUMNS
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv"])
+def test_schema_2_tables_read_as_vllm_0_32(both, tmp_path, suffix):
+    """A table written before rows named their engine release reads as vLLM 0.32.0's, options kept."""
+    path = tmp_path / f"old{suffix}"
+    _old_table(both, path, SCHEMA_2_COLUMNS, 2)
+    old = WidthTable.read(path)
+    assert old.engines() == ["vllm==0.32.0"] == [releases.LEGACY.key]
+    assert old.widths("tiny-qwen2-5-vl", video_pruning_rate=RATE) == both.widths(
+        "tiny-qwen2-5-vl", video_pruning_rate=RATE
+    )
+    assert old.producer_config("tiny-qwen2-5-vl")["engine"] == {"name": "vllm", "version": "0.32.0"}
+    assert set(COLUMNS) - set(SCHEMA_2_COLUMNS) == {"engine", "engine_version"}
+    assert old.merge(both) == WidthTable([*old, *both])  # two releases side by side, never mixed
