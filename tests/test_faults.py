@@ -252,3 +252,212 @@ def test_an_export_onto_a_folder_says_to_name_a_file(tmp_path, monkeypatch, caps
     assert main(["export", "widths.json", "--format", "csv", "-o", output]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is a folder; name the file to write" in err
+
+
+# -- SIGTERM and SIGHUP: one line, the shell's status, no process left, earlier outputs intact -------------------
+
+#: ``ecwidth`` with every llava encode made to say its pid and then stall, so that a signal finds the workers busy.
+_ECWIDTH_WITH_STALLED_ENCODES = """
+import os, sys, time
+from ecwidth.families.adapter import adapter_for
+
+marks = sys.argv[1]
+
+def stalled(model, modality, item):
+    open(os.path.join(marks, f"busy-{os.getpid()}"), "w").close()
+    time.sleep(120)
+
+adapter_for("llava").encode = stalled  # the forked workers inherit it
+sys.argv = ["ecwidth", *sys.argv[2:]]
+from ecwidth.cli.commands import run
+raise SystemExit(run())
+"""
+
+
+def _busy_workers(marks: Path, count: int, process: subprocess.Popen, within: float = 120) -> list[int]:
+    import time
+
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline and process.poll() is None:
+        found = [int(path.name.removeprefix("busy-")) for path in marks.glob("busy-*")]
+        if len(found) == count:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"{count} workers did not start encoding (exit status {process.poll()})")
+
+
+def _ended(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_sigterm_or_sighup_on_a_survey_in_workers_ends_them_all_in_one_line(tmp_path, signum, status):
+    import json
+    import time
+
+    from tiny_configs import tiny_config
+
+    models = []
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "config.json").write_text(json.dumps(tiny_config("llava")))
+        models.append(str(tmp_path / name))
+    output, marks = tmp_path / "out", tmp_path / "marks"
+    output.mkdir()
+    marks.mkdir()
+    (output / "encoder_widths.json").write_text("an earlier table")
+    command = ["survey", "--models", *models, "-o", str(output), "--device", "cpu", "--jobs", "2", "--no-progress"]
+    process = subprocess.Popen(
+        [sys.executable, "-c", _ECWIDTH_WITH_STALLED_ENCODES, str(marks), *command],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+    )  # fmt: skip
+    try:
+        workers = _busy_workers(marks, 2, process)
+        started = time.monotonic()
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=30)  # both pipes reach EOF: nothing holds them any more
+        assert time.monotonic() - started < 15
+        assert process.returncode == status
+        assert err.decode().splitlines()[-1:] == [f"ecwidth: stopped by {signal.Signals(signum).name}"]
+        assert "Traceback" not in err.decode() and out == b""
+        assert all(_ended(pid) for pid in workers)
+        assert sorted(p.name for p in output.iterdir()) == ["encoder_widths.json"]  # no half-written table
+        assert (output / "encoder_widths.json").read_text() == "an earlier table"
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # whatever a failure left behind
+        except ProcessLookupError:
+            pass
+        process.wait(timeout=10)
+
+
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_a_signal_in_any_command_is_one_line_and_the_shell_s_status(monkeypatch, capsys, signum, status):
+    import time
+
+    def told_to_stop(args):
+        os.kill(os.getpid(), signum)
+        time.sleep(5)  # the handler raises before this returns
+        raise AssertionError("the signal was not raised")
+
+    monkeypatch.setattr("ecwidth.cli.commands._cmd_models", told_to_stop)
+    assert main(["models"]) == status
+    assert capsys.readouterr().err == f"ecwidth: stopped by {signal.Signals(signum).name}\n"
+    assert signal.getsignal(signum) is signal.SIG_DFL  # the handler is gone again
+
+
+def test_sigterm_during_a_write_is_the_same_line_and_status(monkeypatch, capsys):
+    def told_to_stop_while_writing(args):
+        raise atomic.WriteInterrupted("interrupted by signal 15")
+
+    monkeypatch.setattr("ecwidth.cli.commands._cmd_models", told_to_stop_while_writing)
+    assert main(["models"]) == 143
+    assert capsys.readouterr().err == "ecwidth: stopped by SIGTERM\n"
+
+
+# -- numbers past any real value: one line on the command line, an ecwidth error in Python ----------------------
+
+
+@pytest.mark.parametrize(
+    ("item", "expected"),
+    [
+        ("image:1" + "0" * 400 + "x1" + "0" * 400, "invalid item"),
+        ("video:1" + "0" * 400 + "x448x448", "invalid item"),
+        ("audio:1e308s", "invalid item"),
+        ("image:16777217x448", "invalid item"),
+    ],
+    ids=["image-sides", "video-frames", "audio-duration", "side-past-2**24"],
+)
+def test_item_sizes_past_any_real_item_are_one_error_line_before_any_work(monkeypatch, capsys, item, expected):
+    def unmeasured(*args, **kwargs):
+        raise AssertionError("measured")
+
+    monkeypatch.setattr("ecwidth.measuring.measure.measure", unmeasured)
+    assert main(["size", "qwen3-vl-2b-instruct", "--item", item]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ecwidth: error: ") and expected in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "option", [["--timeout", "1" + "0" * 400], ["--video-pruning-rate", "1" + "0" * 400], ["--timeout", "1e400"]]
+)
+def test_option_values_past_any_real_value_are_one_error_line(capsys, option):
+    assert main(["measure", "--model", "qwen3-vl-2b-instruct", *option]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ecwidth: error: ") and err.count("\n") == 1 and len(err) < 300
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda measure, config: measure(config, device="cpu", timeout=10**400),
+        lambda measure, config: measure(config, device="cpu", timeout=-(10**400)),
+        lambda measure, config: measure(config, device="cpu", video_pruning_rate=10**400),
+        lambda measure, config: measure(config, device="cpu", video_pruning_rate=-(10**400)),
+    ],
+    ids=["timeout", "negative-timeout", "rate", "negative-rate"],
+)
+def test_python_values_past_any_real_value_are_ecwidth_errors_not_overflow(call):
+    from tiny_configs import tiny_config
+
+    from ecwidth import measure
+    from ecwidth.errors import EcwidthError
+
+    with pytest.raises(EcwidthError) as error:
+        call(measure, tiny_config("qwen3_vl"))
+    assert len(str(error.value)) < 200
+
+
+def test_an_item_size_past_any_real_item_is_an_ecwidth_error_in_python():
+    from ecwidth.errors import EcwidthError
+    from ecwidth.families.items import ItemSize
+    from ecwidth.serving.sizing import item_tokens
+
+    with pytest.raises(EcwidthError, match="at most"):
+        item_tokens("qwen3-vl-2b-instruct", ItemSize("image", height=10**400, width=10**400))
+
+
+# -- a config no machine could hold: refused from its fields, before the build ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("vision", "expected"),
+    [
+        ({"depth": 10**6}, "weights would take at least"),  # the published widths: terabytes
+        ({"depth": 10**6, "hidden_size": 16, "intermediate_size": 16, "num_heads": 1}, "1000000 layers"),
+    ],
+    ids=["terabytes", "narrow-but-deep"],
+)
+def test_a_config_no_machine_could_hold_is_refused_before_the_build_in_about_a_second(
+    tmp_path, monkeypatch, capsys, vision, expected
+):
+    import json
+    import time
+
+    from ecwidth.measuring import build
+    from ecwidth.reading.catalog import catalog_entry
+
+    config = json.loads(json.dumps(catalog_entry("qwen3-vl-2b-instruct").config))
+    config["vision_config"].update(vision)
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    main(["predict", "--config", str(path)])  # the config reads, and predicts: the reading is paid here
+    capsys.readouterr()
+
+    def unbuilt(*args, **kwargs):
+        raise AssertionError("the build started")
+
+    monkeypatch.setattr(build.FamilyAdapter, "construct", unbuilt)
+    started = time.monotonic()
+    assert main(["measure", "--config", str(path), "--device", "cpu"]) == 2
+    assert time.monotonic() - started < 3
+    err = capsys.readouterr().err
+    assert err.startswith("ecwidth: error: ") and err.count("\n") == 1 and expected in err
+    if expected.startswith("weights"):
+        assert "of RAM on this machine" in err and "--max-memory" in err and "1000000 layers" in err
+    else:
+        assert "at most 4096" in err

@@ -8,7 +8,6 @@ input of a measurement, with the engine's name, meaning and default.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -31,10 +30,12 @@ class RuntimeOptions:
 
     def __post_init__(self) -> None:
         rate = self.video_pruning_rate
-        if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not math.isfinite(rate):
-            raise UnsupportedOptionError(f"video_pruning_rate must be a number in [0, 1), got {rate!r}")
-        if not 0 <= rate < 1:
-            raise UnsupportedOptionError(f"video_pruning_rate must be in [0, 1) as in vLLM (0: off), got {rate}")
+        if isinstance(rate, bool) or not isinstance(rate, (int, float)):
+            raise UnsupportedOptionError(f"video_pruning_rate must be a number in [0, 1), got {_shown(rate)}")
+        if not 0 <= rate < 1:  # compared as it is: a 400-digit int is refused here, never converted; NaN fails too
+            raise UnsupportedOptionError(
+                f"video_pruning_rate must be in [0, 1) as in vLLM (0: off), got {_shown(rate)}"
+            )
         object.__setattr__(self, "video_pruning_rate", float(rate))
 
     @property
@@ -47,6 +48,12 @@ class RuntimeOptions:
         return {
             name: getattr(self, name) for name, default in OPTION_DEFAULTS.items() if getattr(self, name) != default
         }
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)``, shortened where it is long (a 400-digit integer), for one-line messages."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:12]}... ({len(text)} characters)"
 
 
 def recorded_options(options: Mapping[str, Any]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from ecwidth.errors import NoTokenRuleError
+from ecwidth.errors import EcwidthError, NoTokenRuleError
 
 if TYPE_CHECKING:
     import torch
@@ -34,16 +34,57 @@ if TYPE_CHECKING:
 DummySize = Literal["minimal", "profile"]
 DUMMY_SIZES: tuple[str, ...] = ("minimal", "profile")
 
+#: The longest side of an image or video frame ecwidth counts tokens for: 2^24 pixels, over 1000 times a 16K
+#: frame's, and above the 9999999-pixel probe image vLLM sizes GLM's profile with.
+MAX_ITEM_SIDE = 2**24
+#: The most frames of one video: a day at 60 frames a second.
+MAX_ITEM_FRAMES = 24 * 3600 * 60
+#: The longest audio clip: a day.
+MAX_ITEM_SECONDS = 24 * 3600.0
+
+
+def check_item_number(name: str, value: float, limit: float) -> None:
+    """Refuse a side, frame count or duration that is not above 0 and at most ``limit``: past it, no real item is.
+
+    Compares without converting to ``float``, so that a 400-digit integer is refused rather than raising
+    ``OverflowError`` in the token rules; ``NaN`` and infinities are refused too.
+
+    Raises:
+        EcwidthError: Names the quantity, the value (shortened) and the limit.
+    """
+    if 0 < value <= limit:  # False for NaN
+        return
+    text = repr(value)
+    shown = text if len(text) <= 40 else f"{text[:12]}... ({len(text)} digits)"
+    bound = f"{int(limit)}" if float(limit).is_integer() else f"{limit:g}"
+    raise EcwidthError(f"an item's {name} must be above 0 and at most {bound}, past any real item; got {shown}")
+
 
 @dataclass(frozen=True)
 class ItemSize:
-    """A real-world item, for token counts: an image, a video or an audio clip."""
+    """A real-world item, for token counts: an image, a video or an audio clip.
+
+    Every size given is checked: sides at most ``MAX_ITEM_SIDE`` pixels, at most
+    ``MAX_ITEM_FRAMES`` frames and ``MAX_ITEM_SECONDS`` seconds, so that the token
+    rules' arithmetic stays within floats.
+
+    Raises:
+        EcwidthError: A size is not positive, or is past its limit.
+    """
 
     modality: str
     height: int | None = None
     width: int | None = None
     frames: int | None = None
     seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        for name, value, limit in (
+            ("height in pixels", self.height, MAX_ITEM_SIDE), ("width in pixels", self.width, MAX_ITEM_SIDE),
+            ("frame count", self.frames, MAX_ITEM_FRAMES), ("duration in seconds", self.seconds, MAX_ITEM_SECONDS),
+        ):  # fmt: skip
+            if isinstance(value, (int, float)) and not isinstance(value, bool):  # a config's [h, w] is the rule's
+                check_item_number(name, value, limit)
 
 
 #: Widest aspect ratio Qwen-VL processors accept; vLLM's profile image stays within it.
@@ -84,7 +125,13 @@ class ItemKind:
 
 
 def smart_resize(height: int, width: int, unit: int, min_pixels: int, max_pixels: int) -> tuple[int, int]:
-    """Round an image to multiples of ``unit`` pixels within the pixel budget, as Qwen processors do."""
+    """Round an image to multiples of ``unit`` pixels within the pixel budget, as Qwen processors do.
+
+    Raises:
+        EcwidthError: A side is past ``MAX_ITEM_SIDE`` (or not above 0).
+    """
+    check_item_number("height in pixels", height, MAX_ITEM_SIDE)
+    check_item_number("width in pixels", width, MAX_ITEM_SIDE)
     h = max(unit, round(height / unit) * unit)
     w = max(unit, round(width / unit) * unit)
     if h * w > max_pixels:
@@ -105,7 +152,13 @@ def video_smart_resize(
 
     Qwen3-VL's video processor and GLM-4V's processors (where a lone image counts
     as ``temporal`` frames) share this rule.
+
+    Raises:
+        EcwidthError: A side or the frame count is past its limit (or not above 0).
     """
+    check_item_number("frame count", frames, MAX_ITEM_FRAMES)
+    check_item_number("height in pixels", height, MAX_ITEM_SIDE)
+    check_item_number("width in pixels", width, MAX_ITEM_SIDE)
     if height < unit or width < unit:
         scale = max(unit / height, unit / width)
         height, width = int(height * scale), int(width * scale)
@@ -319,7 +372,12 @@ def longest_clip(tokens: Callable[[int], int], shortest: int, longest: int, max_
 
 
 def mel_frames(seconds: float) -> int:
-    """Mel frames of a clip: the 16 kHz waveform padded to a whole hop."""
+    """Mel frames of a clip: the 16 kHz waveform padded to a whole hop.
+
+    Raises:
+        EcwidthError: ``seconds`` is past ``MAX_ITEM_SECONDS`` (or not above 0).
+    """
+    check_item_number("duration in seconds", seconds, MAX_ITEM_SECONDS)
     return math.ceil(seconds * MEL_FRAMES_PER_SECOND)
 
 

@@ -6,12 +6,15 @@ forked: they start with what the parent already imported and read (torch,
 transformers, the resolved configs), nothing pickled. Items are handed out one
 at a time, so a slow model holds up one worker only. A worker that dies (a
 crash, the kernel's OOM killer) loses the item it was on, which comes back as
-``WorkerDied``, never dropped; the others go on. An interrupt or error in the
-parent ends every worker before it propagates.
+``WorkerDied``, never dropped; the others go on. An interrupt, SIGTERM,
+SIGHUP or error in the parent ends every worker before it propagates, and a
+worker whose parent is gone (even killed with SIGKILL) is ended by the kernel,
+so none is left holding the parent's stdout and stderr.
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import signal
@@ -21,6 +24,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
 from ecwidth.errors import EcwidthError
+from ecwidth.measuring.deadline import ENDING_SIGNALS, ending_signals_raise
 
 Item = TypeVar("Item")
 
@@ -37,9 +41,28 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def _serve(function: Callable[[Any], Any], connection: Connection) -> None:
+#: ``prctl`` option: the signal the kernel sends this process when its parent ends.
+_PR_SET_PDEATHSIG = 1
+
+
+def _end_with_parent(parent: int) -> None:
+    """Have the kernel SIGKILL this process when its parent ends, however it ends (Linux; elsewhere a no-op)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux
+        return
+    if os.getppid() != parent:  # the parent ended before the request was made
+        os._exit(1)
+
+
+def _serve(function: Callable[[Any], Any], connection: Connection, parent: int) -> None:
     """A worker's loop: run ``function`` on each item received, send back ``(value, error)``, stop at ``None``."""
+    _end_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # an interrupt is the parent's to handle: it ends the workers
+    for signum in ENDING_SIGNALS:  # the parent's handlers raise; here the default ends the worker at once
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, ENDING_SIGNALS)  # held back by ``_start`` across the fork
     while (item := _next(connection)) is not None:
         try:
             outcome = (function(item), None)
@@ -67,7 +90,9 @@ def fork_map(
 ) -> Iterator[Iterator[tuple[Item, Any, Exception | None]]]:
     """Fork ``jobs`` workers for the block, which gets ``(item, function(item), None)`` for each item in the
     order they end; ``(item, None, error)`` where ``function`` raised ``error``, or its worker died
-    (``WorkerDied``). Every worker is ended when the block ends, however it ends.
+    (``WorkerDied``). Every worker is ended when the block ends, however it ends: SIGTERM and SIGHUP during
+    the block end the workers first, then act as they would have (``ending_signals_raise``), and a worker
+    outlives no parent.
 
     The workers are forked on entering the block, before the caller starts any
     thread of its own (a progress bar's). ``function`` need not pickle (the
@@ -76,12 +101,13 @@ def fork_map(
     context = multiprocessing.get_context("fork")
     pending = list(reversed(items))
     workers: dict[Connection, tuple[multiprocessing.Process, list[Item]]] = {}
-    try:
-        for _ in range(max(1, min(jobs, len(items)))):
-            _start(context, function, workers, pending)
-        yield _outcomes(context, function, workers, pending)
-    finally:
-        _end(workers)
+    with ending_signals_raise(redeliver=True):
+        try:
+            for _ in range(max(1, min(jobs, len(items)))):
+                _start(context, function, workers, pending)
+            yield _outcomes(context, function, workers, pending)
+        finally:
+            _end(workers)
 
 
 def _outcomes(context: Any, function: Callable[[Any], Any], workers: dict, pending: list[Any]) -> Iterator[tuple]:
@@ -112,8 +138,14 @@ def _outcomes(context: Any, function: Callable[[Any], Any], workers: dict, pendi
 def _start(context: Any, function: Callable[[Any], Any], workers: dict, pending: list[Any]) -> None:
     """Fork one more worker into ``workers`` and give it the next pending item."""
     ours, theirs = context.Pipe()
-    process = context.Process(target=_serve, args=(function, theirs), daemon=True)
-    process.start()
+    process = context.Process(target=_serve, args=(function, theirs, os.getpid()), daemon=True)
+    # Held back across the fork: the worker takes them only once its own handling is set (``_serve``),
+    # so a signal in between ends it, never raises the parent's ``Terminated`` inside it.
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, ENDING_SIGNALS)
+    try:
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
     theirs.close()  # the worker's end lives in the worker alone, so its death reads as EOF here
     workers[ours] = (process, [])
     _hand_out(ours, workers[ours][1], pending)

@@ -10,7 +10,7 @@ from tiny_configs import tiny_config
 
 from ecwidth.cli.commands import build_parser, main
 
-WORKFLOW_ORDER = ["models", "predict", "measure", "size", "survey", "lookup", "export"]
+WORKFLOW_ORDER = ["models", "engines", "predict", "measure", "size", "survey", "lookup", "export"]
 
 
 def test_ecwidth_alone_prints_help_and_succeeds(capsys):
@@ -48,13 +48,26 @@ def test_survey_into_a_file_path_says_it_wants_a_folder(tmp_path, capsys, output
     assert not (tmp_path / output).exists()
 
 
-@pytest.mark.parametrize("jobs", ["0", "-2", "two", "1.5"])
+@pytest.mark.parametrize("jobs", ["0", "-2", "two", "1.5", "²", "65537", "1" + "0" * 400, "9" * 5000])
 def test_survey_jobs_that_are_no_positive_count_are_a_one_line_usage_error(tmp_path, capsys, jobs):
     with pytest.raises(SystemExit) as exit_:
         main(["survey", "--models", "qwen3-vl-2b-instruct", "-o", str(tmp_path / "out"), "--jobs", jobs])
     assert exit_.value.code == 2
-    assert "--jobs: expected a positive integer or 'auto'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--jobs: expected a positive integer (at most 65536) or 'auto'" in err
+    assert err.count("\n") == 1 and len(err) < 300  # a 5000-digit value is shortened, not echoed
     assert not (tmp_path / "out").exists()
+
+
+def test_survey_reports_the_workers_it_started_not_the_jobs_asked_for(tmp_path, capsys):
+    configs = []
+    for model_type in ("qwen3_vl", "llava"):
+        configs.append(tmp_path / f"tiny-{model_type}.json")
+        configs[-1].write_text(json.dumps(tiny_config(model_type)))
+    argv = ["survey", "--models", *map(str, configs), "-o", str(tmp_path / "out"), "--device", "cpu"]
+    assert main([*argv, "--jobs", "10000", "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "across 2 worker processes" in err and "10000" not in err
 
 
 def test_survey_in_two_workers_says_so_and_writes_the_same_table(tmp_path, capsys):

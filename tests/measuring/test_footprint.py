@@ -59,3 +59,98 @@ def test_a_tile_of_a_million_pixels_is_one_error_not_an_exhausted_machine():
         measure(config, dummy="profile", shape_faithful=False, max_memory=2 * 2**30)  # encoded for real
     estimate = format_bytes(pixels + rows * widest * LIVE_ROWS * 4)
     assert f"profile image item would hold about {estimate} of activations" in str(refused.value)
+
+
+# -- the encoder's weights from its config's fields, before anything is built ---------------------------------
+
+
+def _laid_out_parameters(spec) -> int:
+    """The encoder's exact parameter count, from the model laid out on meta as ``build_encoder`` lays it out."""
+    from transformers.initialization import no_init_weights
+
+    from ecwidth.families.adapter import find_adapter, resolve
+    from ecwidth.measuring.build import parameters_on_meta, without_language_layers
+
+    adapter = find_adapter(spec.model_type)
+    config = spec.config if adapter.needs_language_layers else without_language_layers(spec.config)
+    with parameters_on_meta(), no_init_weights():
+        model = adapter.construct(config, torch.float32)
+    params = {}
+    for path in adapter.encoder_paths(model):
+        module = resolve(model, path)
+        params.update({id(p): p.numel() for p in (module.parameters() if module is not None else ())})
+    return sum(params.values())
+
+
+def test_the_estimate_from_fields_is_a_lower_bound_of_every_catalog_encoder():
+    from ecwidth.measuring.footprint import encoder_parameters_from_config
+    from ecwidth.reading.catalog import catalog_names
+    from ecwidth.reading.configs import resolve_spec
+
+    specs = {}
+    for name in catalog_names():  # one architecture of each model type and tower depth
+        spec = resolve_spec(name)
+        specs.setdefault((spec.model_type, str(encoder_parameters_from_config(spec.config))), spec)
+    for spec in specs.values():
+        estimate = sum(count for count, _, _ in encoder_parameters_from_config(spec.config).values())
+        exact = _laid_out_parameters(spec)
+        assert estimate <= exact, (spec.name, estimate, exact)  # never above: a real config always passes
+        assert estimate == 0 or estimate > 0.3 * exact, (spec.name, estimate, exact)  # 0: no layer fields to read
+
+
+def test_the_estimate_reads_the_tower_s_own_width_and_leaves_the_language_model_out():
+    from ecwidth.measuring.footprint import encoder_parameters_from_config
+
+    config = {
+        "text_config": {"num_hidden_layers": 80, "hidden_size": 8192, "intermediate_size": 28672},
+        "vision_config": {"depth": 32, "hidden_size": 3584, "embed_dim": 1280, "mlp_ratio": 4},  # Qwen2-VL's
+        "audio_config": {"encoder_layers": 32, "d_model": 1280, "encoder_ffn_dim": 5120},  # Whisper's
+    }
+    assert encoder_parameters_from_config(config) == {
+        "vision_config": (32 * (2 * 1280**2 + 2 * 1280 * 5120), 32, 1280),
+        "audio_config": (32 * (2 * 1280**2 + 2 * 1280 * 5120), 32, 1280),
+    }
+    assert encoder_parameters_from_config({"num_hidden_layers": 32, "hidden_size": 4096}) == {}  # flat: not known
+
+
+def _check(config, max_memory=None):
+    from ecwidth.measuring.footprint import check_config_fits
+
+    check_config_fits(config, device=torch.device("cpu"), dtype=torch.float32, max_memory=max_memory, subject="m")
+
+
+def test_weights_no_machine_holds_are_refused_naming_the_estimate_the_limit_and_the_override():
+    deep = {"vision_config": {"depth": 10**6, "hidden_size": 1152, "intermediate_size": 4304}}
+    with pytest.raises(ResourceError) as refused:
+        _check(deep)
+    message = str(refused.value)
+    needed = 10**6 * (2 * 1152**2 + 2 * 1152 * 4304) * 4
+    assert f"at least {format_bytes(needed)} in float32" in message and "of RAM on this machine" in message
+    assert "vision_config: 1000000 layers 1152 wide" in message and "--max-memory" in message
+    deep_but_real = {"vision_config": {"depth": 4000, "hidden_size": 1152, "intermediate_size": 4304}}
+    with pytest.raises(ResourceError, match="set by --max-memory"):
+        _check(deep_but_real, max_memory=2**30)
+    _check(deep_but_real, max_memory=2**60)  # the override builds it anyway
+
+
+def test_a_stack_deeper_than_any_real_model_is_refused_however_narrow():
+    from ecwidth.errors import ConfigError
+    from ecwidth.measuring.footprint import MAX_LAYERS
+
+    _check({"vision_config": {"depth": MAX_LAYERS, "hidden_size": 8}})
+    for config, where in [
+        ({"vision_config": {"depth": MAX_LAYERS + 1, "hidden_size": 8}}, "vision_config.depth"),
+        ({"text_config": {"num_hidden_layers": 10**6}}, "text_config.num_hidden_layers"),
+        ({"vision_config": {"depths": [2, 2, 10**4, 2]}}, "vision_config.depths asks for 10006 layers"),
+    ]:
+        with pytest.raises(ConfigError, match=f"{where}.*at most {MAX_LAYERS}"):
+            _check(config, max_memory=2**100)
+
+
+def test_absurd_sizes_are_refused_in_microseconds_without_overflow():
+    import time
+
+    started = time.perf_counter()
+    with pytest.raises(ResourceError, match=r"about 10\^"):
+        _check({"vision_config": {"depth": 4000, "hidden_size": 10**200, "intermediate_size": 10**200}})
+    assert time.perf_counter() - started < 0.1

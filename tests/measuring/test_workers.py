@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
 import warnings
 
@@ -12,6 +14,7 @@ import torch
 from tiny_configs import tiny_config
 
 from ecwidth.families.adapter import adapter_for
+from ecwidth.measuring.deadline import Terminated, ending_signals_raise
 from ecwidth.measuring.survey import resolve_jobs, survey
 from ecwidth.measuring.workers import WorkerDied, fork_map
 
@@ -154,3 +157,113 @@ def test_a_value_that_does_not_pickle_comes_back_as_an_error_naming_it():
 def test_one_model_with_jobs_to_spare_is_measured_here_and_says_so():
     result = survey({"a": tiny_config("llava")}, device="cpu", progress=False, jobs=4)
     assert result.jobs == 1 and len(result.cost_records) == 1
+
+
+# -- being told to stop: SIGTERM, SIGHUP, a parent killed outright -------------------------------------------
+
+#: A process that forks two workers busy for a minute, says their pids, and waits for them.
+_FORKS_TWO_BUSY_WORKERS = """
+import os, sys, time
+from ecwidth.measuring.workers import fork_map
+
+def busy(seconds):
+    os.write(1, f"{os.getpid()}\\n".encode())  # the worker's own line, in one write, on the stdout it inherited
+    time.sleep(seconds)
+
+with fork_map(busy, [60.0, 60.0], 2) as results:
+    list(results)
+"""
+
+
+def _start_forking_two(tmp_path):
+    process = subprocess.Popen(
+        [sys.executable, "-c", _FORKS_TWO_BUSY_WORKERS], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        start_new_session=True, cwd=tmp_path,
+    )  # fmt: skip
+    workers = [int(process.stdout.readline()) for _ in range(2)]  # each worker's first line: it runs
+    return process, workers
+
+
+def _gone(pid: int, within: float) -> bool:
+    """Whether ``pid`` has ended (or is a zombie no one is left to reap) within ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _end_group(process):
+    """What a failed test left: the process group it started, killed."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait(timeout=10)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_or_sighup_ends_the_workers_then_the_process_dies_of_it_with_its_pipes_closed(tmp_path, signum):
+    process, workers = _start_forking_two(tmp_path)
+    try:
+        started = time.monotonic()
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=20)  # EOF on both pipes: no worker holds them any more
+        assert time.monotonic() - started < 10
+        assert process.returncode == -signum  # the default action, after the cleanup: as if ecwidth were not there
+        assert out == b"" and err == b""  # no traceback from the workers or the parent
+        assert all(_gone(pid, within=5) for pid in workers)
+    finally:
+        _end_group(process)
+
+
+def test_workers_end_with_a_parent_killed_outright(tmp_path):
+    process, workers = _start_forking_two(tmp_path)
+    try:
+        process.kill()  # SIGKILL: no handler, no finally in the parent
+        process.wait(timeout=10)
+        assert all(_gone(pid, within=10) for pid in workers)  # the kernel ends them (PR_SET_PDEATHSIG)
+        assert process.stdout.read() == b""  # and the pipe they inherited closes
+    finally:
+        _end_group(process)
+
+
+def test_an_ignored_sighup_stays_ignored_and_a_handler_set_by_others_stays_theirs():
+    theirs = signal.signal(signal.SIGTERM, lambda signum, frame: None)
+    ignored = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup
+    try:
+        handler = signal.getsignal(signal.SIGTERM)
+        with ending_signals_raise():
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+            assert signal.getsignal(signal.SIGTERM) is handler
+            os.kill(os.getpid(), signal.SIGHUP)  # nothing happens
+    finally:
+        signal.signal(signal.SIGTERM, theirs)
+        signal.signal(signal.SIGHUP, ignored)
+
+
+def test_a_signal_raises_terminated_once_and_the_default_is_back_after_the_block():
+    arrived = []
+    with pytest.raises(Terminated) as stopped:
+        with ending_signals_raise():
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(1)  # the handler runs before this returns
+            finally:
+                os.kill(os.getpid(), signal.SIGHUP)  # a second signal during the cleanup is not raised
+                arrived.append("cleaned up")
+    assert stopped.value.status == 143 and str(stopped.value) == "stopped by SIGTERM"
+    assert arrived == ["cleaned up"]
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL and signal.getsignal(signal.SIGHUP) is signal.SIG_DFL
+
+
+def test_jobs_reported_are_the_workers_started():
+    result = survey(
+        {"a": tiny_config("llava"), "b": tiny_config("qwen2_audio")}, device="cpu", progress=False, jobs=10000
+    )
+    assert result.jobs == 2 and len(result.cost_records) == 2
