@@ -9,9 +9,24 @@ its adapter's ``serving`` record (``ecwidth.engines.facts``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ecwidth.errors import UnknownEngineError
+
+#: Release keys, as family records, tables and ``--engine`` spell them.
+VLLM_0_32 = "vllm==0.32.0"
+VLLM_0_33 = "vllm==0.33.0"
+SGLANG_0_5_23 = "sglang==0.5.23"
+
+
+#: How messages write each engine's name.
+_DISPLAY = {"vllm": "vLLM", "sglang": "SGLang"}
+
+
+def version_tuple(text: str) -> tuple[int, ...]:
+    """``"5.20.2"`` as ``(5, 20, 2)``, for comparing release numbers without ``packaging``."""
+    return tuple(int(part) for part in text.split("."))
 
 
 @dataclass(frozen=True)
@@ -20,10 +35,12 @@ class Release:
 
     engine: str
     version: str
-    #: the transformers range the release declares (its wheel's requirement).
+    #: the transformers requirement the release's wheel declares, e.g. ``">=5.16.1,<5.20.0"``.
     transformers: str
     #: True where the engine measures the width at startup (vLLM); False where it sizes from a config formula.
     measures: bool = True
+    #: why a family with no record for this release is not served by it.
+    unlisted: str = ""
 
     @property
     def key(self) -> str:
@@ -31,14 +48,32 @@ class Release:
         return f"{self.engine}=={self.version}"
 
     def __str__(self) -> str:
-        return f"{self.engine} {self.version}"
+        """``"vLLM 0.33.0"``: how messages name it."""
+        return f"{_DISPLAY.get(self.engine, self.engine)} {self.version}"
+
+    def admits_transformers(self, oldest: str) -> bool:
+        """Whether some transformers release at or after ``oldest`` satisfies this release's declared pin."""
+        needed = version_tuple(oldest)
+        for clause in self.transformers.split(","):
+            operator, bound = re.fullmatch(r"\s*(==|<=|>=|<|>)\s*([0-9.]+)\s*", clause).groups()
+            bound = version_tuple(bound)
+            if operator in ("==", "<=") and bound < needed or operator == "<" and bound <= needed:
+                return False
+        return True
 
 
-#: Oldest first within an engine; read from each wheel's metadata.
+#: Oldest first within an engine; each pin read from the wheel's METADATA.
 RELEASES: tuple[Release, ...] = (
-    Release("vllm", "0.32.0", ">=5.16.1,<5.20.0"),
-    Release("vllm", "0.33.0", ">=5.16.1,<5.21.0"),
-    Release("sglang", "0.5.23", "==5.19.0", measures=False),
+    Release("vllm", "0.32.0", ">=5.16.1,<5.20.0", unlisted="vLLM 0.32.0 has no class for this model type"),
+    Release("vllm", "0.33.0", ">=5.16.1,<5.21.0", unlisted="vLLM 0.33.0 has no class for this model type"),
+    Release(
+        "sglang",
+        "0.5.23",
+        "==5.19.0",
+        measures=False,
+        unlisted="SGLang 0.5.23 runs encoder disaggregation for 18 architectures only "
+        "(sglang/srt/arg_groups/pd_disaggregation_hook.py), and this is not one",
+    ),
 )
 #: The release an unnamed or version-less ``vllm`` means: the newest vLLM ecwidth knows.
 DEFAULT: Release = [r for r in RELEASES if r.engine == "vllm"][-1]
@@ -68,9 +103,10 @@ def release(name: str | Release | None = None) -> Release:
             f"an engine is named as a string such as 'vllm==0.33.0', got {name!r}; known: {known()}"
         )
     engine, _, version = name.strip().lower().partition("==")
-    matches = [r for r in RELEASES if r.engine == engine.strip() and (not version or r.version == version.strip())]
+    engine, version = engine.strip(), version.strip()
+    matches = [r for r in RELEASES if r.engine == engine and (not version or r.version == version)]
     if not matches:
         engines = sorted({r.engine for r in RELEASES})
-        what = f"engine {engine!r}" if engine.strip() not in engines else f"{engine} version {version.strip()!r}"
+        what = f"engine {engine!r}" if engine not in engines else f"{engine} version {version!r}"
         raise UnknownEngineError(f"unknown {what}; known: {known()} (a bare engine name means its newest)")
     return matches[-1]

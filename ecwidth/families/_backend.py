@@ -1,15 +1,20 @@
 """What vLLM's Transformers modeling backend ships, for the families it serves without a class of its own.
 
-vLLM 0.32 serves a transformers model type it has no class for through
-``TransformersMultiModalForCausalLM`` (``vllm/model_executor/models/transformers/multimodal.py``),
-when the model class passes the backend's gate (``is_backend_compatible()`` or
-``_can_set_attn_implementation()``, ``_try_resolve_transformers`` in ``registry.py``)
-and its processor exposes an image, video or audio processor. Its
-``embed_multimodal`` calls ``get_<modality>_features(..., return_dict=True)``
-and ships the ``pooler_output``, split per item (``_split_embeddings``); it reads
-nothing else the method returns: no DeepStack levels, no ``last_hidden_state``.
-That is ``FamilyAdapter``'s default packing, so these families measure
-transformers' own feature method as it is.
+vLLM falls back to the backend for a transformers model type it has no class
+for, when the model class passes the backend's gate (``is_backend_compatible()``
+or ``_can_set_attn_implementation()``, ``_try_resolve_transformers`` in
+``registry.py``) and its processor exposes an image, video or audio
+processor. Its ``embed_multimodal`` calls ``get_<modality>_features(...,
+return_dict=True)`` and ships the ``pooler_output``, split per item
+(``_split_embeddings``); it reads nothing else the method returns: no
+DeepStack levels, no ``last_hidden_state``. That is ``FamilyAdapter``'s
+default packing, so these families measure transformers' own feature method
+as it is.
+
+The backend is multimodal only for a nested config (``hf_config is not
+hf_text_config``, ``ModelConfig._get_transformers_backend_cls``), and its MoE
+variant where the text config counts experts; a flat config gets the
+text-only ``TransformersForCausalLM``, which ships no embedding at all.
 """
 
 from __future__ import annotations
@@ -17,12 +22,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ecwidth.engines.facts import Serving
 from ecwidth.families.items import FixedTiles, PatchGrid, side
 
-#: The ``engine`` line of every family the backend serves; each family adds its width field.
-BACKEND = (
-    "vLLM Transformers backend (TransformersMultiModalForCausalLM, transformers/multimodal.py): pooler_output only"
-)
+#: The backend's ``embed_multimodal``, which ships ``pooler_output``: the engine file every backend record names.
+BACKEND_FILES = ("vllm/model_executor/models/transformers/multimodal.py",)
+
+
+def backend(ships: str, *, transformers: str = "", moe: bool = False) -> Serving:
+    """The backend's record for a family whose feature method's ``pooler_output`` is ``ships``.
+
+    ``transformers``: the first transformers release with the model type, where
+    it is newer than every vLLM release's floor; ``moe``: the text model counts
+    experts, so the backend picks its MoE class.
+    """
+    cls = "TransformersMultiModalMoEForCausalLM" if moe else "TransformersMultiModalForCausalLM"
+    return Serving("backend", classes=(cls,), files=BACKEND_FILES, ships=ships, transformers=transformers)
 
 
 class WholeTiles(FixedTiles):

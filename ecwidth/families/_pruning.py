@@ -18,9 +18,9 @@ from ecwidth.families.packing import PRUNING_CHANNELS, append_channels, pruning_
 
 
 class PrunedPositions:
-    """Mixin for a ``FamilyAdapter`` whose engine class appends ``pruning_layout``'s channels with pruning on."""
+    """Mixin for a ``FamilyAdapter`` whose engine class appends ``pruning_layout``'s channels with pruning on
+    (its records say which releases take the option: ``ecwidth.engines.facts.PRUNING``)."""
 
-    supported_options: ClassVar[frozenset[str]] = frozenset({"video_pruning_rate"})
     #: ``ecwidth.families.packing.PRUNING_CHANNELS`` key: which engine layout the channels follow.
     pruning_layout: ClassVar[str]
 

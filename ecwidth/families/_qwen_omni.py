@@ -1,16 +1,19 @@
 """What the Qwen omni thinkers (Qwen2.5-Omni, Qwen3-Omni) share.
 
-vLLM serves the thinker: it takes every multimodal input, while the talker
-and the vocoder only make speech. We build the thinker's inner model from
-``thinker_config`` and never the talker. The built model's config is the
+The engine serves the thinker: it takes every multimodal input, while the
+talker and the vocoder only make speech. We build the thinker's inner model
+from ``thinker_config`` and never the talker. The built model's config is the
 thinker config, so each family also registers the thinker's own
-``model_type`` (which lets a thinker-only config.json through as well), as an alias of the same adapter.
+``model_type`` (which lets a thinker-only config.json through as well), as a
+subclass whose width fields sit at the top of the config rather than under
+``thinker_config`` (``bare_thinker``); a bare thinker config is no
+architecture the engine takes, and is measured at the width the whole config
+ships.
 
 Both thinkers take images and videos as Qwen-VL flattened patches whose size
 Qwen2-VL's processors set per image or per frame, and audio as a log-mel
 spectrogram from Whisper's feature extractor (16 kHz, hop 160: 100 frames a
-second). vLLM ships the vision tower's output and the audio tower's output
-per item, each with its own width.
+second). The vision and audio towers each ship their own width.
 
 Profile items: the image with the most tokens in the image budget, as vLLM
 profiles it; for video, one temporal patch (two frames) of the largest frame
@@ -28,16 +31,30 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.families.adapter import FamilyAdapter
+from ecwidth.families.adapter import FamilyAdapter, FieldWidth
 from ecwidth.families.items import MelFrames, PatchGrid
 from ecwidth.families.packing import pack_deepstack
 
 PROFILE_AUDIO_SECONDS = 30
+THINKER = "thinker_config."
 
 
 def thinker_config(config: Any) -> Any:
     """The thinker's config, given the whole omni config or the thinker's own."""
     return getattr(config, "thinker_config", config)
+
+
+def bare_thinker(fields: Mapping[str, FieldWidth]) -> dict[str, FieldWidth]:
+    """The whole omni config's width fields as a bare thinker config has them: at its top."""
+    return {
+        modality: FieldWidth(rule.field.removeprefix(THINKER), rule.deepstack.removeprefix(THINKER))
+        for modality, rule in fields.items()
+    }
+
+
+def bare_thinker_paths(paths: tuple[str, ...]) -> tuple[str, ...]:
+    """Dotted paths of the whole omni config as a bare thinker config has them."""
+    return tuple(path.removeprefix(THINKER) for path in paths)
 
 
 @dataclass(frozen=True)
@@ -70,7 +87,7 @@ class QwenOmniThinkerAdapter(FamilyAdapter):
         """``required_fields`` name paths in the whole omni config; a thinker-only config has them at its top."""
         if "thinker_config" in raw:
             return self.required_fields
-        return tuple(path.removeprefix("thinker_config.") for path in self.required_fields)
+        return bare_thinker_paths(self.required_fields)
 
     def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
         import transformers
@@ -82,11 +99,6 @@ class QwenOmniThinkerAdapter(FamilyAdapter):
 
     def lm_hidden_size(self, config: Any) -> int:
         return int(thinker_config(config).text_config.hidden_size)
-
-    def predict(self, config: Any) -> dict[str, int]:
-        thinker = thinker_config(config)
-        vision = thinker.vision_config.out_hidden_size * (1 + self.deepstack_levels(config, "image"))
-        return {"image": vision, "video": vision, "audio": thinker.audio_config.output_dim}
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         if modality == "audio":  # one flat tensor of every clip's rows; this is one clip

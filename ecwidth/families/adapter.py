@@ -7,10 +7,13 @@ absent), the feature method (``get_<modality>_features``) and, in
 ``pooler_output``, what the language model receives. The defaults below read
 all of that, so a family that ships what transformers returns is a short
 declaration: its ``model_types`` and the item kind of each modality
-(``ecwidth.families.items``). A family writes by hand only where the serving engine
+(``ecwidth.families.items``), and its facts as data: the width rule
+(``width_fields``), the fields that only look like the width (``look_alikes``)
+and, per engine release, how that release serves it (``serving``,
+``ecwidth.engines.facts``). A family writes code only where the serving engine
 differs: ``pack`` for DeepStack levels or a projector transformers stops
 before, ``encode`` where the feature method does not fit, ``predict`` where
-the width is not the text hidden size.
+the width is not a config field.
 
 Families live in ``ecwidth.families``, one module each, and register
 themselves on import. torch and transformers are imported only where a model
@@ -22,13 +25,13 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ecwidth.engines import releases
 from ecwidth.engines.facts import Serving, not_served
 from ecwidth.engines.releases import Release
-from ecwidth.errors import NoTokenRuleError, UnknownModelTypeError, UnsupportedOptionError
+from ecwidth.errors import NoTokenRuleError, NotServedError, UnknownModelTypeError, UnsupportedOptionError
 from ecwidth.families.items import DummySize, ItemKind, ItemSize
 
 if TYPE_CHECKING:
@@ -86,22 +89,21 @@ class FamilyAdapter:
     required_fields: ClassVar[tuple[str, ...]] = ()
     #: the dummy item kind of each modality (``ecwidth.families.items``).
     items: ClassVar[Mapping[str, ItemKind]] = {}
-    #: the serving engine's class for this family, and what its shipped width is, for ``ecwidth models --json``.
-    engine: ClassVar[str] = ""
     #: modality -> the config field its width is (``"*"``: every modality); a modality absent: the text hidden size.
     width_fields: ClassVar[Mapping[str, FieldWidth]] = {}
     #: dotted config fields that look like the width but are not; the family contract checks each one differs.
     look_alikes: ClassVar[tuple[str, ...]] = ()
     #: release key (``"vllm==0.32.0"``) -> how that engine release serves the family (``ecwidth.engines.facts``).
     serving: ClassVar[Mapping[str, Serving]] = {}
-    #: runtime options (``ecwidth.engines.runtime.RuntimeOptions`` fields) the engine's class for this family takes.
-    supported_options: ClassVar[frozenset[str]] = frozenset()
     #: modalities the engine ships that cannot be measured here, each with why (items holding LM token
     #: embeddings need real weights): ``predict`` answers for them, a measurement leaves them out.
     predicted_only: ClassVar[Mapping[str, str]] = {}
     #: whether the build must lay out the language model's layers (``ecwidth.measuring.build.without_language_layers``);
     #: set it, saying why, only for a family whose encoder reads them.
     needs_language_layers: ClassVar[bool] = False
+    #: the oldest transformers release whose classes ecwidth builds this family from (empty: any the ``measure``
+    #: extra allows); under an older one, measuring refuses in one line that names it.
+    transformers_since: ClassVar[str] = ""
     #: the family exists only in the serving engine: transformers has no config or model class for its
     #: ``model_type``, so the spec's config is the raw dict read as attributes (``ecwidth.reading.configs.EngineConfig``),
     #: nothing can be built or measured, and ``predict`` answers from the engine's formula (``predicted_only``).
@@ -125,6 +127,8 @@ class FamilyAdapter:
         import transformers
 
         declared = getattr(getattr(transformers, self.model_class_for(config)), "input_modalities", ())
+        if isinstance(declared, str) or set(declared) <= {"text"}:  # transformers before 5.20 left most classes
+            declared = tuple(self.items)  # at the default "text": the family's item kinds say what it takes
         return tuple(
             modality
             for modality in MODALITY_ORDER
@@ -132,6 +136,30 @@ class FamilyAdapter:
             and getattr(config, _SUB_CONFIGS[modality], True) is not None
             and modality not in self.predicted_only
         )
+
+    def transformers_needed(self, model_type: str) -> str:
+        """Why the installed transformers cannot build ``model_type``: the one line a refusal says."""
+        import transformers
+
+        needed = (
+            f"transformers {self.transformers_since} or newer" if self.transformers_since else "a newer transformers"
+        )
+        return (
+            f"transformers {transformers.__version__} lacks the classes ecwidth builds model_type {model_type!r} from; "
+            f"measuring it needs {needed} (pip install 'transformers>={self.transformers_since or transformers.__version__}')"
+        )
+
+    def check_transformers(self, model_type: str) -> None:
+        """Refuse, before anything is built, a family whose classes the installed transformers predates.
+
+        Raises:
+            UnknownModelTypeError: Names the installed release and the one the family needs.
+        """
+        import transformers
+
+        installed = releases.version_tuple(transformers.__version__.split("+")[0].split(".dev")[0])
+        if self.transformers_since and installed < releases.version_tuple(self.transformers_since):
+            raise UnknownModelTypeError(self.transformers_needed(model_type))
 
     def translate(self, raw: dict[str, Any]) -> dict[str, Any]:
         """The raw config in the schema transformers' classes read (``raw`` is the adapter's own copy).
@@ -144,12 +172,31 @@ class FamilyAdapter:
         return raw
 
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
-        """The ``required_fields`` as paths into this raw config dict."""
+        """The ``required_fields`` as paths into this raw config dict (and into the config loaded from it)."""
         return self.required_fields
 
     def missing_fields(self, raw: Mapping[str, Any]) -> list[str]:
-        """The required fields a raw config dict lacks."""
-        return [path for path in self.required_paths(raw) if lookup(raw, path) is None]
+        """The required fields that neither the raw config dict nor transformers' config class supplies.
+
+        A diff-style hub file holds only what differs from its class's defaults (BLIP-2's have no
+        ``vision_config.patch_size``); transformers fills in the rest and the engine reads the loaded
+        config, so a class default stands for a field the file leaves out. A family whose engine reads
+        the raw file with a config class of its own (a remote-code schema), whose defaults are not
+        transformers', overrides this to check the file alone, and says why.
+        """
+        absent = [path for path in self.required_paths(raw) if lookup(raw, path) is None]
+        if not absent or self.engine_only:
+            return absent
+        import copy
+
+        from huggingface_hub.errors import StrictDataclassError
+        from transformers import CONFIG_MAPPING
+
+        try:
+            loaded = CONFIG_MAPPING[raw["model_type"]](**copy.deepcopy(dict(raw)))
+        except (TypeError, ValueError, KeyError, AttributeError, StrictDataclassError):
+            return absent  # the config's own build says what transformers rejects; the gaps are named first
+        return [path for path in absent if resolve(loaded, path) is None]
 
     def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
         """Instantiate the model; ``ecwidth.measuring.build`` calls this with parameters on meta.
@@ -216,19 +263,50 @@ class FamilyAdapter:
 
     def serving_for(self, release: Release | str | None = None) -> Serving:
         """How ``release`` (a ``Release`` or a name ``releases.release`` takes; default: the newest vLLM)
-        serves this family. A release the family has no record for does not serve it.
+        serves this family: its record, or not served where it has none (``Release.unlisted`` says why) or
+        where the release's declared transformers pin excludes the classes its path loads.
 
         Raises:
             UnknownEngineError: ``release`` names no known release.
         """
         chosen = releases.release(release)
-        if not self.serving:  # a family not yet given per-release records: its one engine line, for every release
-            return Serving("native", ships=self.engine, options=self.supported_options)
-        return self.serving.get(chosen.key) or not_served(f"{chosen} has no class for this family")
+        record = self.serving.get(chosen.key)
+        if record is None:
+            return not_served(chosen.unlisted)
+        if record.serves and record.transformers and not chosen.admits_transformers(record.transformers):
+            return replace(
+                record,
+                path="none",
+                why_not=f"{chosen} declares transformers{chosen.transformers}, and the classes its "
+                f"{'Transformers backend' if record.path == 'backend' else 'class'} loads first appear in "
+                f"transformers {record.transformers}",
+            )
+        return record
 
     def engine_key(self, modality: str, release: Release | str | None = None) -> str:
-        """The key ``release`` ships ``modality`` under (Kimi-K2.5 under vLLM: ``vision_chunk``)."""
+        """The key ``release`` ships ``modality`` under (Kimi-K2.5 under SGLang: ``image``)."""
         return self.serving_for(release).keys.get(modality, modality)
+
+    def in_engine_keys(self, values: Mapping[str, Any], release: Release | str | None = None) -> dict[str, Any]:
+        """``values`` keyed by ecwidth's modality names, re-keyed as ``release`` names the modalities."""
+        keys = self.serving_for(release).keys
+        return {keys.get(modality, modality): value for modality, value in values.items()}
+
+    def modality_for_key(self, key: str, release: Release | str | None = None) -> str:
+        """ecwidth's modality name for the key ``release`` uses (the inverse of ``engine_key``)."""
+        return {engine: ours for ours, engine in self.serving_for(release).keys.items()}.get(key, key)
+
+    def check_served(self, config: Any, release: Release | str | None = None) -> Serving:
+        """The release's record for this family, where it serves the config's model type.
+
+        Raises:
+            NotServedError: The release does not serve it; says why.
+        """
+        chosen = releases.release(release)
+        record = self.serving_for(chosen)
+        if not record.serves:
+            raise NotServedError(f"{chosen} does not serve model_type {config.model_type!r}: {record.why_not}")
+        return record
 
     def check_options(self, config: Any, options: RuntimeOptions, release: Release | str | None = None) -> None:
         """Refuse an option the release's class for this family does not take.
@@ -236,13 +314,14 @@ class FamilyAdapter:
         Raises:
             UnsupportedOptionError: Names the option and the model types that take it.
         """
-        taken = self.serving_for(release).options
+        chosen = releases.release(release)
+        taken = self.serving_for(chosen).options
         for name in options.set_options():
             if name not in taken:
-                takers = sorted(t for t, a in _REGISTRY.items() if name in a.serving_for(release).options)
+                takers = sorted(t for t, a in _REGISTRY.items() if name in a.serving_for(chosen).options)
                 raise UnsupportedOptionError(
-                    f"{config.model_type} does not take {name} (the engine's class for it has no such option); "
-                    f"model types that do: {', '.join(takers) or 'none'}"
+                    f"{config.model_type} does not take {name} under {chosen} (the engine's class for it has no "
+                    f"such option); model types that do: {', '.join(takers) or 'none'}"
                 )
 
     def unserved(self, config: Any, options: RuntimeOptions, release: Release | str | None = None) -> dict[str, str]:
@@ -311,8 +390,8 @@ class FamilyAdapter:
     ) -> torch.Tensor:
         """The packed item as the engine ships it with ``options`` set (called only when one is).
 
-        Families in ``supported_options`` build here what the engine adds, such
-        as video pruning's position channels, from the item itself.
+        Families whose records take an option build here what the engine adds,
+        such as video pruning's position channels, from the item itself.
         """
         return packed
 
@@ -426,3 +505,38 @@ def adapter_for(model_type: str) -> FamilyAdapter:
             "Add one in ecwidth/families/ to measure this family."
         )
     return adapter
+
+
+def family_record(model_type: str, release: Release | str | None = None) -> dict[str, Any]:
+    """A model type's family record for one engine release, as JSON: ``ecwidth models --families`` and the docs.
+
+    Raises:
+        UnknownModelTypeError: No adapter serves ``model_type``.
+        UnknownEngineError: ``release`` names no known release.
+    """
+    adapter = adapter_for(model_type)
+    chosen = releases.release(release)
+    record = adapter.serving_for(chosen)
+    rules = {modality: str(rule) for modality, rule in adapter.width_fields.items()}
+    return {
+        "model_type": model_type,
+        "adapter": type(adapter).__name__,
+        "engine": {"name": chosen.engine, "version": chosen.version},
+        "serves": record.serves,
+        "path": record.path,
+        "classes": list(record.classes),
+        "files": list(record.files),
+        "ships": record.ships,
+        "why_not": record.why_not,
+        "keys": dict(record.keys),
+        "options": sorted(record.options),
+        "unserved": dict(record.unserved),
+        "unserved_with": {option: dict(whys) for option, whys in record.unserved_with.items()},
+        "transformers": record.transformers,
+        "width_rule": rules or {"*": "text hidden size"},
+        "custom_predict": type(adapter).predict is not FamilyAdapter.predict,
+        "look_alikes": list(adapter.look_alikes),
+        "items": {modality: type(kind).__name__ for modality, kind in adapter.items.items()},
+        "predicted_only": dict(adapter.predicted_only),
+        "engine_only": adapter.engine_only,
+    }

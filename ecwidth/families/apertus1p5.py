@@ -1,22 +1,19 @@
 """Apertus 1.5 (``apertus1p5``): image and audio features are LM token embeddings, so both are predicted only.
 
-vLLM 0.32 has no class for it (its registry serves only the text-only
-``ApertusForCausalLM``); the Transformers backend
-(``vllm/model_executor/models/transformers/multimodal.py``; whether the class
-passes the backend's gate is not verified) would ship the ``pooler_output`` of
-``Apertus1p5Model.get_image_features`` / ``get_audio_features``. Neither runs
-an encoder that projects into the LM: images go through a VQ tokenizer and
-audio through the WavTokenizer encoder and codebook, their codes are offset
-into the shared vocabulary (``image_token_offset``, ``audio_token_offset``),
-and ``get_input_embeddings()`` embeds them: ``[tokens, text_config.hidden_size]``
-per item. The width is the text hidden size, but the item is rows of the LM's
-embedding table, which zero weights cannot stand in for, so both modalities
-are ``predicted_only``: ``predict`` answers, and a measurement refuses, saying why.
+Neither modality runs an encoder that projects into the LM: images go through
+a VQ tokenizer and audio through the WavTokenizer encoder and codebook, their
+codes are offset into the shared vocabulary (``image_token_offset``,
+``audio_token_offset``), and ``get_input_embeddings()`` embeds them:
+``[tokens, text_config.hidden_size]`` per item. The width is the text hidden
+size, but the item is rows of the LM's embedding table, which zero weights
+cannot stand in for, so both modalities are ``predicted_only``: ``predict``
+answers, and a measurement refuses, saying why.
 """
 
 from __future__ import annotations
 
-from ecwidth.families._backend import BACKEND, LM_TOKEN_EMBEDDINGS
+from ecwidth.engines.facts import every_vllm
+from ecwidth.families._backend import LM_TOKEN_EMBEDDINGS, backend
 from ecwidth.families.adapter import FamilyAdapter, register
 
 #: Why the audio items, WavTokenizer codes embedded with the LM's table, can only be predicted.
@@ -29,6 +26,14 @@ AUDIO_TOKEN_EMBEDDINGS = (
 @register
 class Apertus1p5Adapter(FamilyAdapter):
     model_types = ("apertus1p5",)
+    transformers_since = "5.24.0"
     required_fields = ("text_config.hidden_size",)
     predicted_only = {"image": LM_TOKEN_EMBEDDINGS, "audio": AUDIO_TOKEN_EMBEDDINGS}
-    engine = f"{BACKEND}: text_config.hidden_size, LM input embeddings of the image and audio tokenizers' codes"
+    look_alikes = ("vision_config.embed_dim", "audio_config.codebook_dim")
+    # vLLM's registry has only the text-only ApertusForCausalLM, so the backend is the one path.
+    serving = every_vllm(
+        backend(
+            "pooler_output: text_config.hidden_size, LM input embeddings of the image and audio tokenizers' codes",
+            transformers="5.24.0",
+        )
+    )

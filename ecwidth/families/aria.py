@@ -1,13 +1,8 @@
 """Aria: an Idefics3-style ViT, then ``AriaProjector`` (learned queries, cross-attention, FFN) to the text width.
 
-vLLM 0.32's ``AriaForConditionalGeneration.embed_multimodal`` (``aria.py``)
-runs the vision tower on one padded crop with its patch mask and then
-``AriaProjector``, whose ``feed_forward`` ends at ``output_dim =
-text_config.hidden_size``. Per image it ships
-``[projector_patch_to_query_dict[patches], text_config.hidden_size]``;
-the vision ``hidden_size`` (1152) and the projector's query width are not
-the width. transformers' ``get_image_features`` applies the same projector:
-the default adapter path, no packing of its own.
+transformers' ``get_image_features`` applies the same projector as the engine
+(its ``feed_forward`` ends at ``output_dim = text_config.hidden_size``): the
+default adapter path, no packing of its own.
 
 Tokens: the projector takes as many queries as ``projector_patch_to_query_dict``
 maps the crop's patch count to, and refuses other counts. The processor pads
@@ -23,6 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import FixedTiles
 
@@ -47,4 +43,12 @@ class AriaAdapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": AriaCrops()}
-    engine = "vllm AriaForConditionalGeneration (aria.py): text_config.hidden_size (AriaProjector output_dim)"
+    look_alikes = ("vision_config.hidden_size",)
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("AriaForConditionalGeneration",),
+            files=("vllm/model_executor/models/aria.py",),
+            ships="AriaProjector output (output_dim): text_config.hidden_size",
+        )
+    )

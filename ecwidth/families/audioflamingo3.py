@@ -1,13 +1,8 @@
 """Audio Flamingo 3: the Whisper tower, 2× average pooling, then a two-layer projector into the LM.
 
-vLLM 0.32's ``AudioFlamingo3ForConditionalGeneration.embed_multimodal``
-(``audioflamingo3.py``) ships, per clip (key ``audio``), the tower's pooled
-output through ``multi_modal_projector`` (``linear_1``: the tower's
-``hidden_size`` to the LM's, ``linear_2``: LM to LM), the rows of every 30 s
-window the clip's mask covers, concatenated: ``[tokens, text_config.hidden_size]``.
-The tower's ``d_model`` (1280) is not the width. transformers'
-``get_audio_features`` runs the same steps and returns those rows as
-``pooler_output``: the default ``pack``.
+A clip ships the projector's rows of every 30 s window its mask covers,
+concatenated; transformers' ``get_audio_features`` runs the same steps and
+returns those rows as ``pooler_output``: the default ``pack``.
 
 A window of ``L`` real frames yields ``((L - 1) // 2 + 1 - 2) // 2 + 1``
 tokens (750 a full window); the processor (and vLLM's dummy builder, which
@@ -25,6 +20,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families._whisper_audio import PooledWindows, conv_rows, first_rows
 from ecwidth.families.adapter import FamilyAdapter, register, rows
 
@@ -38,9 +34,14 @@ class AudioFlamingo3Adapter(FamilyAdapter):
     encoder_attributes = ("audio_tower", "multi_modal_projector")
     required_fields = ("text_config.hidden_size",)
     items = {"audio": PooledWindows(min_frames=3, profile_seconds=MAX_AUDIO_SECONDS)}
-    engine = (
-        "vllm AudioFlamingo3ForConditionalGeneration (audioflamingo3.py): multi_modal_projector.linear_2 "
-        "output, text_config.hidden_size; the same as transformers"
+    look_alikes = ("audio_config.hidden_size",)
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("AudioFlamingo3ForConditionalGeneration",),
+            files=("vllm/model_executor/models/audioflamingo3.py",),
+            ships="multi_modal_projector.linear_2 output: text_config.hidden_size",
+        )
     )
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:

@@ -1,16 +1,11 @@
-"""Aya Vision (``aya_vision``): served by vLLM's Transformers backend; the pixel-shuffle SwiGLU projector's output.
+"""Aya Vision (``aya_vision``): the pixel-shuffle SwiGLU projector's output, at the text width.
 
-vLLM served Aya Vision natively until 0.24 (``_PREVIOUSLY_SUPPORTED_MODELS``);
-0.32 serves it through the Transformers backend
-(``vllm/model_executor/models/transformers/multimodal.py``), which ships the
-``pooler_output`` of ``AyaVisionModel.get_image_features``: every SigLIP tile
-through ``AyaVisionMultiModalProjector`` (pixel shuffle by
-``downsample_factor``, LayerNorm, ``linear_1`` to ``alignment_intermediate_size``,
-a SwiGLU that halves it, ``linear_2`` to ``text_config.hidden_size``):
-``[tiles × (image_size / patch_size / downsample_factor)², text hidden]``
-per image. The projector is the last step before the LM, so a native class
-ships the same width. Not the width: ``vision_config.hidden_size`` (the
-tower), ``alignment_intermediate_size`` and its half (inside the SwiGLU).
+vLLM dropped its own Aya Vision class, so a config falls back to the backend,
+which ships the ``pooler_output`` of ``AyaVisionModel.get_image_features``:
+every SigLIP tile through ``AyaVisionMultiModalProjector`` (pixel shuffle by
+``downsample_factor``, LayerNorm, a SwiGLU at ``alignment_intermediate_size``,
+``linear_2`` to the text width). The projector is the last step before the
+LM, so a native class would ship the same width.
 
 Items: one ``image_size`` tile, the minimal item too (the tower's position
 table is fixed to it). How many tiles an image is cut into is the
@@ -19,7 +14,8 @@ processor's setting, not the config's, so there is no token rule.
 
 from __future__ import annotations
 
-from ecwidth.families._backend import BACKEND, ProcessorTiles
+from ecwidth.engines.facts import every_vllm
+from ecwidth.families._backend import ProcessorTiles, backend
 from ecwidth.families.adapter import FamilyAdapter, register
 
 
@@ -33,4 +29,5 @@ class AyaVisionAdapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": ProcessorTiles()}
-    engine = f"{BACKEND}: text_config.hidden_size via AyaVisionMultiModalProjector (natively served until vLLM 0.24)"
+    look_alikes = ("vision_config.hidden_size",)
+    serving = every_vllm(backend("pooler_output: text_config.hidden_size via AyaVisionMultiModalProjector"))

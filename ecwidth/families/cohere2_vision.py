@@ -1,19 +1,10 @@
 """Command-A Vision (``cohere2_vision``): SigLIP tiles, a pixel-shuffle SwiGLU projector to the text width.
 
-vLLM 0.32's ``Cohere2VisionForConditionalGeneration``
-(``model_executor/models/cohere2_vision.py``) runs every tile of an image
-through ``SiglipVisionModel``, then ``Cohere2VisionMultiModalProjector``:
-pixel shuffle by ``downsample_factor``, ``linear_1`` to
-``alignment_intermediate_size``, a SwiGLU that halves it, ``linear_2`` to
-``text_config.hidden_size``; ``embed_multimodal`` ships one tensor per image,
-its tiles flattened: ``[tiles × (image_size / patch_size / downsample_factor)²,
-text_config.hidden_size]``. Images only.
-
-transformers' ``Cohere2VisionModel.get_image_features`` applies the same
-projector and returns it as ``pooler_output`` (``[tiles, tokens, hidden]``),
-so the defaults fit. Fields that look like the width but are not:
-``vision_config.hidden_size`` (the tower), ``alignment_intermediate_size`` and
-its half (inside the SwiGLU).
+Every tile of an image goes through SigLIP, then the projector (pixel shuffle
+by ``downsample_factor``, a SwiGLU at ``alignment_intermediate_size``,
+``linear_2`` to the text width); one image ships its tiles flattened.
+transformers' ``get_image_features`` applies the same projector and returns
+it as ``pooler_output``, so the defaults fit.
 
 Items: vLLM profiles an image ``max_patches`` tiles tall and one wide
 (``get_image_size_with_most_features``), which the default processor
@@ -27,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import FixedTiles, ItemSize, side
 
@@ -80,7 +72,15 @@ class Cohere2VisionAdapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": Cohere2Tiles()}
-    engine = "vllm Cohere2VisionForConditionalGeneration (cohere2_vision.py): text_config.hidden_size via the projector"
+    look_alikes = ("vision_config.hidden_size", "alignment_intermediate_size")
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("Cohere2VisionForConditionalGeneration",),
+            files=("vllm/model_executor/models/cohere2_vision.py",),
+            ships="Cohere2VisionMultiModalProjector.linear_2 output: text_config.hidden_size",
+        )
+    )
 
     def encode(self, model: Any, modality: str, item: dict[str, Any]) -> Any:
         # A tile smaller than image_size (the minimal one) needs SigLIP's position table interpolated.

@@ -2,18 +2,15 @@
 
 The vision tower is Qwen3-VL's, with axial 2D rope. transformers returns the
 merger output in ``pooler_output`` and one feature map per
-``deepstack_visual_indexes`` entry in ``deepstack_features``. vLLM's Cohere
-vision transformer concatenates them on the last dim inside the tower, main
-features first, then each DeepStack level in layer order, and
-``embed_multimodal`` returns that tensor per image; the consumer splits it back
-into ``out_hidden_size`` slices. So the shipped width is
-``out_hidden_size × (1 + len(deepstack_visual_indexes))``.
+``deepstack_visual_indexes`` entry in ``deepstack_features``. vLLM's tower
+concatenates them on the last dim inside the tower, main features first, then
+each level in layer order; the consumer splits it back into
+``out_hidden_size`` slices. We pack them the same way.
 
-transformers and vLLM differ on modalities: transformers' model also encodes
-video (``get_video_features``), but vLLM registers images only, so only images
-are measured here. With video pruning on (``video_pruning_rate > 0``), vLLM
-appends 5 channels to each image (4 mrope positions and a zero channel, as
-Qwen3-VL's images); ecwidth builds them from the item's grid.
+transformers' model also encodes video (``get_video_features``), but the
+engine registers images only, so only images are measured. With video
+pruning on, each image gets 5 more channels (4 mrope positions and a zero
+channel, as Qwen3-VL's images); ecwidth builds them from the item's grid.
 
 Items are Qwen-style patch grids; token counts follow the Qwen2-VL
 ``smart_resize`` rule of the published preprocessor (32 px per token). The
@@ -25,8 +22,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ecwidth.engines.facts import PRUNING, Serving, every_vllm
 from ecwidth.families._pruning import PrunedPositions
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import PatchGrid
 from ecwidth.families.packing import pack_deepstack
 
@@ -39,10 +37,6 @@ IMAGE_PIXELS = (65536, 16777216)
 @register
 class CohereCompassAdapter(PrunedPositions, FamilyAdapter):
     model_types = ("cohere_compass",)
-    engine = (
-        "vllm CohereCompassForConditionalGeneration (cohere_compass.py): vision_config.out_hidden_size x (1 + "
-        "DeepStack levels), images only; +5 with video pruning"
-    )
     required_fields = (
         "vision_config.out_hidden_size",
         "vision_config.deepstack_visual_indexes",
@@ -51,16 +45,26 @@ class CohereCompassAdapter(PrunedPositions, FamilyAdapter):
         "text_config.rope_parameters",  # per layer type; the LM (built on meta) cannot be laid out without it
     )
     items = {"image": PatchGrid(IMAGE_PIXELS)}  # vLLM registers images only
+    width_fields = {
+        "image": FieldWidth("vision_config.out_hidden_size", deepstack="vision_config.deepstack_visual_indexes")
+    }
+    look_alikes = ("vision_config.out_hidden_size", "vision_config.hidden_size", "text_config.hidden_size")
     pruning_layout = "qwen3_vl"  # 5 channels on images, as Qwen3-VL's images get
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("CohereCompassForConditionalGeneration",),
+            files=("vllm/model_executor/models/cohere_compass.py",),
+            ships="vision_config.out_hidden_size x (1 + DeepStack levels), images only; +5 with video pruning",
+            options=PRUNING,
+        )
+    )
 
     def config_modalities(self, config: Any) -> tuple[str, ...]:
         return ("image",)
 
     def deepstack_levels(self, config: Any, modality: str) -> int:
         return len(config.vision_config.deepstack_visual_indexes or ())
-
-    def predict(self, config: Any) -> dict[str, int]:
-        return {"image": config.vision_config.out_hidden_size * (1 + self.deepstack_levels(config, "image"))}
 
     def pack(self, model: Any, modality: str, output: Any) -> Any:
         return pack_deepstack(output)

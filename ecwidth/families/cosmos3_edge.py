@@ -1,21 +1,13 @@
 """Cosmos3-Edge: a SigLIP2 tower, then a 2×2 patch merger to the text hidden size; no DeepStack.
 
-vLLM 0.32 serves ``cosmos3_edge`` with ``Cosmos3EdgeForConditionalGeneration``
-(``model_executor/models/cosmos3_edge.py``): ``embed_multimodal`` runs
-``Cosmos3EdgeVisionModel`` (SigLIP2 encoder, ``patch_merging_by_param``, then
-``Cosmos3EdgePatchMerger``) and splits per item by ``grid_thw``; images and
-videos share the path. Its width is ``projector_config.out_hidden_size``. That
-class reads a ``projector_config`` which transformers' ``Cosmos3EdgeConfig``
-does not have (the original Diffusers-format checkpoint's schema), so vLLM
-cannot serve a transformers-format config as it stands.
-
-We therefore measure what transformers' model feeds its LM:
-``Cosmos3EdgeModel.get_image_features`` / ``get_video_features`` apply
-``projector`` (``vision hidden × merge² → projector_hidden_size →
-text_config.hidden_size``). The width is ``text_config.hidden_size``, the
-role ``projector_config.out_hidden_size`` plays in vLLM. ``projector_hidden_size``
-(11520 published) is only the merger's intermediate size, and the vision
-``hidden_size`` (1152) the tower's: neither is the width.
+transformers' ``Cosmos3EdgeModel.get_image_features`` / ``get_video_features``
+apply ``projector`` (``vision hidden × merge² → projector_hidden_size →
+text_config.hidden_size``), as the engine's merger does; images and videos
+share the path. vLLM first read the original Diffusers-format schema, whose
+``projector_config.out_hidden_size`` plays the text hidden size's role (a
+served checkpoint's projector must feed its LM); transformers' schema has no
+``projector_config``, and vLLM now reads that schema instead. The width is the
+same either way.
 
 Images use the Cosmos3-Edge image processor's budget (65536 to 16777216
 pixels, patch 16, merge 2) with Qwen-style ``smart_resize``; the profile
@@ -29,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ecwidth.engines.facts import Serving
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import PatchGrid
 
@@ -46,10 +40,6 @@ class Cosmos3EdgeVideoPatches(PatchGrid):
 @register
 class Cosmos3EdgeAdapter(FamilyAdapter):
     model_types = ("cosmos3_edge",)
-    engine = (
-        "vllm Cosmos3EdgeForConditionalGeneration (cosmos3_edge.py): projector_config.out_hidden_size; it reads a "
-        "projector_config the transformers config lacks, so the width here is transformers' text_config.hidden_size"
-    )
     required_fields = (
         "text_config.hidden_size",
         "vision_config.hidden_size",
@@ -57,3 +47,22 @@ class Cosmos3EdgeAdapter(FamilyAdapter):
         "vision_config.spatial_merge_size",
     )
     items = {"image": PatchGrid(IMAGE_PIXELS), "video": Cosmos3EdgeVideoPatches(IMAGE_PIXELS)}
+    look_alikes = ("projector_hidden_size", "vision_config.hidden_size")
+    serving = {
+        VLLM_0_32: Serving(
+            "native",
+            classes=("Cosmos3EdgeForConditionalGeneration",),
+            files=(
+                "vllm/model_executor/models/cosmos3_edge.py",
+                "vllm/transformers_utils/configs/cosmos3_edge.py",
+            ),
+            ships="Cosmos3EdgePatchMerger output: projector_config.out_hidden_size of vLLM's own Diffusers-format "
+            "schema, the LM's hidden size",
+        ),
+        VLLM_0_33: Serving(
+            "native",
+            classes=("Cosmos3EdgeForConditionalGeneration",),
+            files=("vllm/model_executor/models/cosmos3_edge.py",),
+            ships="Cosmos3EdgePatchMerger output: text_config.hidden_size",
+        ),
+    }

@@ -1,23 +1,13 @@
 """DeepSeek-OCR-2 (``deepseek_ocr2``): SAM, a query encoder, one linear to the text width, and a view separator.
 
-vLLM 0.32 serves DeepSeek-OCR-2's original checkpoint with
-``DeepseekOCR2ForCausalLM`` (``deepseek_ocr2.py``), which reads vLLM's own
-``deepseek_vl_v2`` config (``projector_config``), not transformers'
-``deepseek_ocr2`` schema. Its ``embed_multimodal`` ships, per image, the
-``MlpProjector`` (``linear``) output of the local views, then the global
-view's, then ``view_seperator``: ``[tokens, projector_config.n_embed]``.
-
-transformers' port (vLLM's registry has no ``DeepseekOcr2ForConditionalGeneration``,
-so it would go through the Transformers backend, which ships the
-``pooler_output`` of ``get_image_features``) feeds the LM the same layout: the
-SAM tower (16-pixel patches, a neck and two stride-2 convs to
-``downsample_channels[-1]``), the query encoder (144 learned queries for up to
-144 SAM patches, 256 above, ``encoder_config.hidden_size`` wide), then
-``multi_modal_projector`` (one linear to ``text_config.hidden_size``), local
-views, global view and ``view_separator``. It ships ``text_config.hidden_size``;
-the native class ships ``n_embed``, which **agrees** wherever the checkpoint
-works, since both splice into the LM's embeddings. Not the width:
-``encoder_config.hidden_size`` or SAM's ``output_channels``.
+transformers' port feeds the LM, per image, the SAM tower (16-pixel patches,
+a neck and two stride-2 convs), the query encoder (144 learned queries for up
+to 144 SAM patches, 256 above), then ``multi_modal_projector`` (one linear to
+the text width): local views, global view and ``view_separator``. vLLM's own
+``DeepseekOCR2ForCausalLM`` reads only the original checkpoint's schema
+(``projector_config``), so the port goes through the Transformers backend;
+the native class's ``n_embed`` agrees with the text width wherever that
+checkpoint works, since both splice into the LM's embeddings.
 
 ``view_separator`` is a bare parameter of the model, which the build leaves
 on meta: ``encode`` gives it zeros first.
@@ -33,7 +23,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ecwidth.families._backend import BACKEND
+from ecwidth.engines.facts import every_vllm
+from ecwidth.families._backend import backend
 from ecwidth.families._parameters import give_storage
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import FixedTiles
@@ -58,10 +49,8 @@ class DeepseekOcr2Adapter(FamilyAdapter):
     encoder_attributes = ("vision_tower", "multi_modal_projector")
     required_fields = ("text_config.hidden_size", "vision_config.sam_config.patch_size")
     items = {"image": SamGlobalView()}
-    engine = (
-        f"{BACKEND}: text_config.hidden_size via multi_modal_projector. vllm DeepseekOCR2ForCausalLM "
-        "(deepseek_ocr2.py) serves only the original checkpoint; it ships projector_config.n_embed, which agrees"
-    )
+    look_alikes = ("vision_config.encoder_config.hidden_size", "vision_config.sam_config.output_channels")
+    serving = every_vllm(backend("pooler_output: text_config.hidden_size via multi_modal_projector", moe=True))
 
     #: Bare parameters of the model the packing concatenates (``ecwidth.families._parameters``).
     separators: ClassVar[tuple[str, ...]] = ("view_separator",)

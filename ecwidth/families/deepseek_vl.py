@@ -1,13 +1,10 @@
-"""DeepSeek-VL (``deepseek_vl``): served by vLLM's Transformers backend; the aligner's output, the text width.
+"""DeepSeek-VL (``deepseek_vl``): the aligner's output, the text width.
 
-vLLM 0.32 has no class for transformers' DeepSeek-VL port (its native
-DeepSeek classes read the original ``deepseek_vl_v2`` schema); the
-Transformers backend (``vllm/model_executor/models/transformers/multimodal.py``)
-ships the ``pooler_output`` of ``DeepseekVLModel.get_image_features``: the
-SigLIP tower, then ``DeepseekVLAligner`` (two linears to
-``text_config.hidden_size``), ``[(image_size / patch_size)², text hidden]``
-per image. The aligner is the last step before the LM, so a native class
-ships the same width. Not the width: ``vision_config.hidden_size``.
+vLLM's native DeepSeek classes read the original ``deepseek_vl_v2`` schema,
+not transformers' port, so the port goes through the backend, which ships the
+``pooler_output`` of ``DeepseekVLModel.get_image_features``: the SigLIP tower,
+then ``DeepseekVLAligner`` (two linears to the text width). The aligner is the
+last step before the LM, so a native class would ship the same width.
 
 Items: one ``image_size`` image, the minimal item too (the tower's position
 table is fixed to it); ``(image_size / patch_size)²`` tokens.
@@ -15,7 +12,8 @@ table is fixed to it); ``(image_size / patch_size)²`` tokens.
 
 from __future__ import annotations
 
-from ecwidth.families._backend import BACKEND, WholeTiles
+from ecwidth.engines.facts import every_vllm
+from ecwidth.families._backend import WholeTiles, backend
 from ecwidth.families.adapter import FamilyAdapter, register
 
 
@@ -24,4 +22,5 @@ class DeepseekVLAdapter(FamilyAdapter):
     model_types = ("deepseek_vl",)
     required_fields = ("vision_config.image_size", "vision_config.patch_size", "text_config.hidden_size")
     items = {"image": WholeTiles()}
-    engine = f"{BACKEND}: text_config.hidden_size via DeepseekVLAligner"
+    look_alikes = ("vision_config.hidden_size",)
+    serving = every_vllm(backend("pooler_output: text_config.hidden_size via DeepseekVLAligner"))

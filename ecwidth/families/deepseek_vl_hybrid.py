@@ -1,17 +1,13 @@
-"""DeepSeek-VL hybrid (``deepseek_vl_hybrid``): served by vLLM's Transformers backend; the two-tower aligner, the text width.
+"""DeepSeek-VL hybrid (``deepseek_vl_hybrid``): the two-tower aligner's output, the text width.
 
-vLLM 0.32 has no class for transformers' DeepSeek-VL hybrid port (its
-native DeepSeek classes read the original ``deepseek_vl_v2`` schema); the
-Transformers backend (``vllm/model_executor/models/transformers/multimodal.py``)
-ships the ``pooler_output`` of ``DeepseekVLHybridModel.get_image_features``:
-the SigLIP tower on the low-res image and the SAM tower on the high-res one
-(its neck, then ``DeepseekVLSamVisionProj``, interpolated to the SigLIP grid),
-then ``DeepseekVLHybridAligner``: each half projected to
-``text_config.hidden_size // 2``, concatenated, and ``proj`` to
-``text_config.hidden_size``: ``[(image_size / patch_size)², text hidden]``
-per image. The aligner is the last step before the LM, so a native class
-ships the same width. Not the width: ``vision_config.hidden_size``,
-``high_res_vision_config.output_channels × 4`` and the halves.
+vLLM's native DeepSeek classes read the original ``deepseek_vl_v2`` schema,
+so the port goes through the backend, which ships the ``pooler_output`` of
+``DeepseekVLHybridModel.get_image_features``: the SigLIP tower on the low-res
+image and the SAM tower on the high-res one (its neck, then
+``DeepseekVLSamVisionProj``, interpolated to the SigLIP grid), then
+``DeepseekVLHybridAligner``: each half projected to half the text width,
+concatenated, and ``proj`` to the text width. The aligner is the last step
+before the LM, so a native class would ship the same width.
 
 Items: one image twice, at ``vision_config.image_size`` and at
 ``high_res_vision_config.image_size`` (both towers' position tables are
@@ -27,7 +23,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.families._backend import BACKEND, WholeTiles
+from ecwidth.engines.facts import every_vllm
+from ecwidth.families._backend import WholeTiles, backend
 from ecwidth.families._storage import give_storage
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import random_tiles, side
@@ -54,7 +51,8 @@ class DeepseekVLHybridAdapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": LowAndHighResImage()}
-    engine = f"{BACKEND}: text_config.hidden_size via DeepseekVLHybridAligner"
+    look_alikes = ("vision_config.hidden_size", "high_res_vision_config.output_channels")
+    serving = every_vllm(backend("pooler_output: text_config.hidden_size via DeepseekVLHybridAligner"))
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         give_storage(model, "high_res_vision_alpha", *self.encoder_dtype_device(model))

@@ -1,36 +1,23 @@
 """Dots 3 Note: a MoE ViT with a patch merger, a Whisper-style audio tower with an adapter, and videos that mix both.
 
-vLLM 0.32's ``Dots3NoteForCausalLM.embed_multimodal``
-(``vllm/models/dots3_note/nvidia/multimodal.py``) ships, per item:
-
-- image: ``DotsMoEVitModel`` (``nvidia/vision.py``), whose adapter
-  (``PixelShuffleAdapter`` / ``PatchMergerAdapter``) ends in a linear layer to
-  ``vision_config.adapter_out_dim``; one row per ``merge_size``² patches;
-- audio: ``Dots3NoteAudioModel`` (``nvidia/audio.py``), whose ``AudioAdapter``
-  ends in ``audio_config.whisper_adapter_out_dim`` (falling back to
-  ``adapter_out_dim``, then to 2048); one row per 1280 samples (three
-  stride-2 convolutions over 160-sample mel hops);
-- video: ``_process_video_input`` encodes the frames as images and the
-  sound track as audio, and joins each video's frame rows and audio rows with
-  ``torch.cat`` on dim 0 (line ~249). The video width is therefore the vision
-  adapter's, and a video with a sound track only encodes at all because the
-  two adapters have the same width (otherwise the engine's ``cat`` raises).
-
-Width: ``vision_config.adapter_out_dim`` for image and video,
-``audio_config.whisper_adapter_out_dim`` for audio. The tower widths
-(``vision_config.embed_dim``, ``whisper_config.d_model``) are not it.
+Each tower ends in its adapter's linear layer, so the widths are the
+adapters' output dims, not the towers' widths. The engine encodes a video's
+frames as images and its sound track as audio, and joins each video's frame
+rows and audio rows with ``torch.cat`` on dim 0: the video width is therefore
+the vision adapter's, and a video with a sound track only encodes at all
+because the two adapters have the same width (otherwise the engine's ``cat``
+raises).
 
 vLLM builds the towers from the raw ``config.json`` sections (the released
 schema: ``embed_dim``, ``num_heads``, ``pyramid_num_routed``,
 ``whisper_config``), which transformers' ``Dots3NoteConfig`` also reads, so
 one config serves both. transformers' port differs in the defaults (5120 for
 both adapters where vLLM's are 2048), which is why both widths are required
-fields, and it renames the audio field to ``adapter_out_dim`` when it saves a
-config (``required_paths`` accepts either spelling). Its
-``get_video_features`` encodes frames only; ecwidth appends one audio token to
-every video item of a model with an audio tower, as a video with a sound
-track gets, and concatenates as the engine does, so a width mismatch fails
-here as it would there.
+fields, and it renames the audio field to ``adapter_out_dim`` (``required_paths``
+accepts either spelling). Its ``get_video_features`` encodes frames only;
+ecwidth appends one audio token to every video item of a model with an audio
+tower, as a video with a sound track gets, and concatenates as the engine
+does, so a width mismatch fails here as it would there.
 
 Items: images and video frames are Qwen-style patch grids (patch 14,
 merge 2, no temporal patch: each frame is its own ``[1, h, w]`` grid).
@@ -40,7 +27,8 @@ reads it from the checkpoint's ``preprocessor_config.json``, which ecwidth
 does not load. The profile image is the grid with the most tokens in that
 budget (``get_max_image_size``); the profile video is four such frames (the
 dummy builder's floor; the real count depends on ``max_model_len``) and has
-no token rule. Audio: ``ceil(samples / 1280)`` tokens per 60 s chunk; the
+no token rule. Audio: ``ceil(samples / 1280)`` tokens per 60 s chunk (one per
+1280 samples: three stride-2 convolutions over 160-sample mel hops); the
 profile clip is one 60 s chunk (750 tokens), the minimal clip one token.
 """
 
@@ -50,7 +38,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ecwidth.families.adapter import FamilyAdapter, lookup, register, rows
+from ecwidth.engines.facts import Serving, every_vllm
+from ecwidth.engines.releases import SGLANG_0_5_23
+from ecwidth.families.adapter import FamilyAdapter, FieldWidth, lookup, register, rows
 from ecwidth.families.items import ItemKind, ItemSize, PatchGrid, cap_grid
 
 #: The image processor transformers maps dots3_note to (Qwen2VLImageProcessor) and its default pixel budget.
@@ -144,17 +134,49 @@ class DotsVideo(ItemKind):
 @register
 class Dots3NoteAdapter(FamilyAdapter):
     model_types = ("dots3_note",)
+    transformers_since = "5.23.0"
     model_class = "Dots3NoteModel"
     items = {
         "image": DotsPatches(PIXELS),
         "video": DotsVideo(DotsPatches(PIXELS)),
         "audio": DotsAudio(),
     }
-    engine = (
-        "vllm Dots3NoteForCausalLM (dots3_note/nvidia/multimodal.py): image and video "
-        "vision_config.adapter_out_dim, audio audio_config.whisper_adapter_out_dim; a video item is its "
-        "frame rows and audio rows joined on dim 0; agrees with transformers' Dots3NoteModel"
-    )
+    width_fields = {
+        "image": FieldWidth("vision_config.adapter_out_dim"),
+        "video": FieldWidth("vision_config.adapter_out_dim"),
+        "audio": FieldWidth("audio_config.adapter_out_dim"),  # transformers' name for whisper_adapter_out_dim
+    }
+    look_alikes = ("vision_config.hidden_size", "audio_config.hidden_size")
+    serving = {
+        **every_vllm(
+            Serving(
+                "native",
+                classes=("Dots3NoteForCausalLM",),
+                files=(
+                    "vllm/models/dots3_note/nvidia/multimodal.py",
+                    "vllm/models/dots3_note/nvidia/vision.py",
+                    "vllm/models/dots3_note/nvidia/audio.py",
+                ),
+                ships="image, video vision_config.adapter_out_dim; audio audio_config.whisper_adapter_out_dim; "
+                "a video item is frame rows, then audio rows",
+            )
+        ),
+        SGLANG_0_5_23: Serving(
+            "native",
+            classes=("Dots3NoteForCausalLM",),
+            files=(
+                "sglang/srt/models/dots3.py",
+                "sglang/srt/models/dots3_common/modeling.py",
+                "sglang/srt/models/dots3_common/dots_omni_vision.py",
+                "sglang/srt/models/dots3_common/dots_omni_audio.py",
+            ),
+            ships="image vision_config.adapter_out_dim; audio audio_config.whisper_adapter_out_dim",
+            unserved={
+                "video": "the model has no get_video_feature (sglang/srt/models/dots3_common/modeling.py), which "
+                "SGLang's encoder server calls for every video item"
+            },
+        ),
+    }
 
     def required_paths(self, raw: Any) -> tuple[str, ...]:
         """The audio adapter's width under the released name, or under the one transformers saves."""
@@ -165,12 +187,6 @@ class Dots3NoteAdapter(FamilyAdapter):
             else "audio_config.whisper_adapter_out_dim"
         )
         return ("vision_config.adapter_out_dim", audio_width)
-
-    def predict(self, config: Any) -> dict[str, int]:
-        widths = {"image": config.vision_config.adapter_out_dim, "video": config.vision_config.adapter_out_dim}
-        if getattr(config, "audio_config", None) is not None:
-            widths["audio"] = config.audio_config.adapter_out_dim
-        return {modality: int(widths[modality]) for modality in self.config_modalities(config)}
 
     def encode(self, model: Any, modality: str, item: dict[str, Any]) -> Any:
         import torch

@@ -1,25 +1,17 @@
 """ERNIE-4.5-VL (MoE): a NaViT tower, then the variable-resolution resampler to the LM's hidden size.
 
-vLLM 0.32 serves ``Ernie4_5_VLMoeForConditionalGeneration``
-(``model_executor/models/ernie45_vl.py``): ``_process_image_input`` /
-``_process_video_input`` run ``Ernie4_5_VisionTransformer``, then
-``VariableResolutionResamplerModel(pixel_hidden_size, hidden_size, ...)``
-(2×2 spatial and, for videos, 2-frame temporal merges, then ``mlp`` to
-``out_dim`` and ``after_norm``), and ``embed_multimodal`` ships each image or
-video as ``[tokens, config.hidden_size]``: the LM's hidden size. The stacked
-``4 × vision hidden`` (``spatial_dim``) inside the resampler is not the width.
-
-The engine cannot serve transformers' config: it reads the original
-checkpoint's flat schema (``config.pixel_hidden_size``, ``config.hidden_size``,
-``config.spatial_conv_size``, ``config.temporal_conv_size``,
-``vision_config.embed_dim``), which ``Ernie4_5_VLMoeConfig`` does not have
-(it nests ``text_config`` and ``vision_config``). So this adapter measures
-what transformers' model feeds the LM: ``get_image_features`` /
-``get_video_features`` run the same resampler
-(``Ernie4_5_VLMoeVariableResolutionResamplerModel``, ``in_dim =
-vision_config.hidden_size``, ``out_dim = text_config.hidden_size``) and return
-the per-item split in ``pooler_output``. The width agrees with vLLM's for the
-same checkpoint: ``text_config.hidden_size`` here, ``hidden_size`` there.
+The resampler (2×2 spatial and, for videos, 2-frame temporal merges, then
+``mlp`` to ``out_dim`` and ``after_norm``) ends at the LM's hidden size; the
+stacked ``4 × vision hidden`` (``spatial_dim``) inside it is not the width.
+vLLM's class reads the original checkpoint's flat schema
+(``config.pixel_hidden_size``, ``spatial_conv_size``, ``temporal_conv_size``),
+which transformers' ``Ernie4_5_VLMoeConfig`` (nested ``text_config`` and
+``vision_config``) does not have, so it cannot load the configs this adapter
+reads. ecwidth measures what transformers' model feeds the LM:
+``get_image_features`` / ``get_video_features`` run the same resampler
+(``in_dim = vision_config.hidden_size``, ``out_dim = text_config.hidden_size``)
+and return the per-item split in ``pooler_output``; for the same checkpoint
+in its original form, vLLM ships that width (``hidden_size`` there).
 
 Items: patches ``[t·h·w, 3·14²]`` plus ``grid_thw``. A video needs a frame
 pair (the temporal merge is hard-coded to 2; one frame would yield no
@@ -37,6 +29,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ecwidth.engines.facts import every_vllm, not_served
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import PatchGrid, cap_grid
 
@@ -86,8 +79,11 @@ class Ernie4_5_VLMoeAdapter(FamilyAdapter):
         "vision_config.temporal_merge_size",
     )
     items = {"image": ErniePatches(IMAGE_PIXELS), "video": ErniePatches(VIDEO_PIXELS)}
-    engine = (
-        "vllm Ernie4_5_VLMoeForConditionalGeneration (ernie45_vl.py) needs the original flat config "
-        "(pixel_hidden_size, spatial_conv_size), not transformers'; its width, config.hidden_size "
-        "(VariableResolutionResamplerModel out_dim), agrees with transformers' text_config.hidden_size"
+    look_alikes = ("vision_config.hidden_size",)
+    serving = every_vllm(
+        not_served(
+            "vLLM's Ernie4_5_VLMoeForConditionalGeneration (vllm/model_executor/models/ernie45_vl.py) reads the "
+            "original checkpoint's flat schema (config.pixel_hidden_size, spatial_conv_size) in __init__, which "
+            "transformers' nested ernie4_5_vl_moe config lacks, so it cannot load such a config"
+        )
     )

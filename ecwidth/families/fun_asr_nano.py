@@ -1,23 +1,17 @@
 """Fun-ASR-Nano (``fun_asr_nano``): the adaptor's output, ``adaptor_config.hidden_size`` (the text width) wide.
 
-transformers' port is served by vLLM's Transformers backend
-(``vllm/model_executor/models/transformers/multimodal.py``; vLLM's registry has
-no ``FunAsrNanoForConditionalGeneration``), which ships the ``pooler_output``
-of ``FunAsrNanoModel.get_audio_features``: the SenseVoice-style encoder over
-LFR-stacked fbank rows (``num_mel_bins × num_stacked_frames`` = 560 wide in,
-``audio_config.hidden_size`` out), then ``FunAsrNanoMultiModalProjector``
-(``linear_1`` to ``projector_hidden_size``, ``linear_2`` to
-``adaptor_config.hidden_size``, then the adaptor's transformer layers at that
-width), the rows the mask covers: ``[rows, adaptor_config.hidden_size]``.
-``FunAsrNanoConfig`` requires ``adaptor_config.hidden_size`` to equal
-``text_config.hidden_size``. Not the width: ``audio_config.hidden_size`` (512)
-or ``projector_hidden_size`` (2048).
+transformers' port runs the SenseVoice-style encoder over LFR-stacked fbank
+rows (``num_mel_bins × num_stacked_frames`` = 560 wide in), then
+``FunAsrNanoMultiModalProjector`` (two linears, then the adaptor's
+transformer layers at ``adaptor_config.hidden_size``), the rows the mask
+covers. ``FunAsrNanoConfig`` requires ``adaptor_config.hidden_size`` to equal
+``text_config.hidden_size``.
 
 vLLM's native ``FunASRForConditionalGeneration`` (``funasr.py``) serves only
 the original checkpoint (a ``Qwen3Config`` with ``audio_encoder_conf``, not
-this schema); its ``embed_multimodal`` ships its ``audio_adaptor``'s output,
-whose width is hard-coded, ``llm_dim=1024``, whatever the config says. It
-agrees with transformers' port only where the text hidden size is 1024, as in
+this schema), so the port goes through the Transformers backend; the native
+class's adaptor width is hard-coded, ``llm_dim=1024``, whatever the config
+says, and agrees with the port only where the text hidden size is 1024, as in
 the published Fun-ASR-Nano.
 
 Items: LFR rows ``[1, rows, 560]`` and their mask; the feature extractor's
@@ -33,8 +27,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.families._backend import BACKEND
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.engines.facts import every_vllm
+from ecwidth.families._backend import backend
+from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import MelFrames
 
 #: ``FunAsrNanoFeatureExtractor``: 16 kHz, a 25 ms window every 10 ms (Kaldi, edges snipped), LFR stride 6.
@@ -74,13 +69,12 @@ class LowFrameRateRows(MelFrames):
 @register
 class FunAsrNanoAdapter(FamilyAdapter):
     model_types = ("fun_asr_nano",)
+    transformers_since = "5.17.0"
     encoder_attributes = ("audio_tower", "multi_modal_projector")
     required_fields = ("adaptor_config.hidden_size",)
     items = {"audio": LowFrameRateRows()}
-    engine = (
-        f"{BACKEND}: adaptor_config.hidden_size (= text_config.hidden_size). vllm FunASRForConditionalGeneration "
-        "(funasr.py) serves only the original checkpoint and ships a hard-coded 1024, which agrees only at text hidden 1024"
+    width_fields = {"audio": FieldWidth("adaptor_config.hidden_size")}
+    look_alikes = ("audio_config.hidden_size", "adaptor_config.projector_hidden_size")
+    serving = every_vllm(
+        backend("pooler_output: adaptor_config.hidden_size via FunAsrNanoMultiModalProjector", transformers="5.17.0")
     )
-
-    def predict(self, config: Any) -> dict[str, int]:
-        return {"audio": int(config.adaptor_config.hidden_size)}

@@ -1,16 +1,10 @@
-"""Fuyu (``fuyu``): one linear patch embedding to the text width; vLLM 0.32's Transformers backend cannot ship it.
+"""Fuyu (``fuyu``): one linear patch embedding to the text width, which no vLLM path can ship.
 
-vLLM 0.32 dropped its Fuyu class (``FuyuForCausalLM`` is in
-``_PREVIOUSLY_SUPPORTED_MODELS``, until 0.25), so a Fuyu config falls back to
-the Transformers backend (``vllm/model_executor/models/transformers/multimodal.py``),
-which reads the ``pooler_output`` of ``get_image_features``. Fuyu's returns
-the patch embeddings as ``last_hidden_state`` only: its ``pooler_output`` is
-``None``, and ``_split_embeddings`` fails on it at the first item (read in
-the code, not run). So the engine ships nothing for Fuyu. We measure what
-transformers' model feeds its LM: ``FuyuModel.get_image_features`` applies
-``vision_embed_tokens``, a linear map from ``patch_size² × num_channels``
-pixels to ``text_config.hidden_size``, one row per patch. The patch size
-(``patch_size² × num_channels``) is not the width.
+We measure what transformers' model feeds its LM: ``FuyuModel.get_image_features``
+applies ``vision_embed_tokens``, a linear map from ``patch_size² × num_channels``
+pixels to ``text_config.hidden_size``, one row per patch, and returns it as
+``last_hidden_state`` only (its ``pooler_output`` is ``None``, which is why the
+Transformers backend cannot ship it).
 
 Items: flattened ``patch_size × patch_size`` patches, one minimal; the
 profile image is the processor's default target size (1080 × 1920, 36 × 64
@@ -26,9 +20,16 @@ from typing import Any
 import torch
 from torch import nn
 
+from ecwidth.engines.facts import every_vllm, not_served
 from ecwidth.families.adapter import FamilyAdapter, register, rows
 from ecwidth.families.items import ItemKind
 
+#: Why no vLLM release ships a Fuyu image (read from the code, not run).
+_NO_IMAGES = (
+    "FuyuForCausalLM is in _PREVIOUSLY_SUPPORTED_MODELS (registry.py, until 0.25), and the Transformers backend "
+    "it falls back to ships get_image_features(...).pooler_output (transformers/multimodal.py _get_features), "
+    "which Fuyu leaves None: _process_vision_input fails on it at the first item"
+)
 #: ``FuyuImageProcessor.size``: the image every input is scaled and padded to, (height, width).
 PROFILE_IMAGE = (1080, 1920)
 
@@ -46,13 +47,12 @@ class FlatPatches(ItemKind):
 @register
 class FuyuAdapter(FamilyAdapter):
     model_types = ("fuyu",)
+    transformers_since = (
+        "5.20.2"  # 5.19's FuyuConfig leaves text_config at its default: the tower would project to 4096
+    )
     required_fields = ("patch_size", "num_channels", "text_config.hidden_size")
     items = {"image": FlatPatches()}
-    engine = (
-        "none: vLLM 0.32 dropped its Fuyu class, and its Transformers backend reads pooler_output, which "
-        "Fuyu's get_image_features leaves None, so it cannot ship Fuyu; measured: what FuyuModel feeds its "
-        "LM, text_config.hidden_size via vision_embed_tokens (last_hidden_state)"
-    )
+    serving = every_vllm(not_served(_NO_IMAGES))
 
     def pack(self, model: nn.Module, modality: str, output: Any) -> torch.Tensor:
         return rows(output.last_hidden_state)  # pooler_output is None

@@ -1,11 +1,8 @@
 """Gemma 3: SigLIP crops average-pooled to a fixed token count, projected to the LM width.
 
-vLLM's ``Gemma3ForConditionalGeneration.embed_multimodal`` runs each crop of
-an image through the SigLIP tower and ``multi_modal_projector`` (average pool
-to ``mm_tokens_per_image`` tokens, RMSNorm, matmul to the text width), then
-ships one tensor per image with its crops flattened:
-``[crops × mm_tokens_per_image, text hidden_size]``. The SigLIP width
-(``vision_config.hidden_size``) is not what crosses the wire.
+Each crop goes through the SigLIP tower and ``multi_modal_projector`` (average
+pool to ``mm_tokens_per_image`` tokens, RMSNorm, matmul to the text width);
+one image ships its crops flattened.
 
 Pan-and-scan is off in the default processor, so every real image is one
 full ``image_size`` crop: that is the profile item (``mm_tokens_per_image``
@@ -16,12 +13,11 @@ patches, one token): the tower interpolates its position embeddings (its own
 attribute fixed to the full crop, is told the small grid for that call.
 
 ShieldGemma 2 (``shieldgemma2``) is a Gemma 3 checkpoint with its own config
-class; vLLM has no class of its own for it and serves it, under the
-``Gemma3ForConditionalGeneration`` architecture, with the same
-``gemma3_mm.py`` code, so the same width. transformers maps ``shieldgemma2``
-to ``Gemma3ForConditionalGeneration`` (or a classification head) and to no
-base model, so the adapter builds ``Gemma3Model`` for both model types: it
-takes a ``ShieldGemma2Config`` as it is.
+class; vLLM has no class of its own for it and serves it under the
+``Gemma3ForConditionalGeneration`` architecture, so the same record holds.
+transformers maps ``shieldgemma2`` to ``Gemma3ForConditionalGeneration`` (or a
+classification head) and to no base model, so the adapter builds
+``Gemma3Model`` for both model types: it takes a ``ShieldGemma2Config`` as it is.
 """
 
 from __future__ import annotations
@@ -34,6 +30,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import FixedTiles
 
@@ -60,7 +57,15 @@ class Gemma3Adapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": Gemma3Crops()}
-    engine = "vllm Gemma3ForConditionalGeneration (gemma3_mm.py): text_config.hidden_size, for gemma3 and shieldgemma2"
+    look_alikes = ("vision_config.hidden_size",)
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("Gemma3ForConditionalGeneration",),
+            files=("vllm/model_executor/models/gemma3_mm.py",),
+            ships="multi_modal_projector output: text_config.hidden_size",
+        )
+    )
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         pixel_values = item["pixel_values"]

@@ -1,29 +1,19 @@
 """GLM-4.1V / 4.5V / 4.6V, GLM-OCR and GLM-5-Next: the patch merger's output, ``vision_config.out_hidden_size`` wide.
 
-vLLM 0.32 serves ``glm4v`` and ``glm4v_moe`` with ``Glm4vForConditionalGeneration``
-/ ``Glm4vMoeForConditionalGeneration`` (``model_executor/models/glm4_1v.py``),
-``glm_ocr`` with ``GlmOcrForConditionalGeneration`` (``glm_ocr.py``, a Glm4v
-subclass) and ``glm5_next`` with ``Glm5NextForConditionalGeneration``
-(``models/glm5next/common/model.py``, tower in ``common/multimodal.py``). All
-four towers end the same way: blocks at ``vision_config.hidden_size``, a
+All four towers end the same way: blocks at ``vision_config.hidden_size``, a
 ``spatial_merge_size`` conv ``downsample`` to ``out_hidden_size``, then the
-patch merger (``Glm4vPatchMerger`` / ``GlmOcrPatchMerger`` /
-``Glm5NextPatchMerger``, ``d_model = out_hidden_size``).
-``_process_image_input`` / ``_process_video_input`` split the tower output per
-item by ``grid_thw``, so ``embed_multimodal`` ships ``[t·h·w / merge²,
-vision_config.out_hidden_size]`` for images and videos alike; no DeepStack.
-
-The width is ``vision_config.out_hidden_size``, which published GLM-4.1V/4.5V
-configs set to the text hidden size (4096) by convention only: the field a
-naive reader takes, ``text_config.hidden_size``, is not what the merger emits,
-and neither is the tower's own ``vision_config.hidden_size`` (1536). The
-merger's ``intermediate_size`` (``projection_intermediate_size`` in GLM-5-Next)
-is only its inner SwiGLU width.
+patch merger (``d_model = out_hidden_size``), split per item by ``grid_thw``;
+no DeepStack. Published GLM-4.1V/4.5V configs set ``out_hidden_size`` to the
+text hidden size (4096) by convention only: the field a naive reader takes,
+``text_config.hidden_size``, is not what the merger emits, and neither is the
+tower's own ``hidden_size``. The merger's ``intermediate_size``
+(``projection_intermediate_size`` in GLM-5-Next) is only its inner SwiGLU
+width.
 
 transformers' ``get_image_features`` / ``get_video_features`` return the same
 per-item split in ``pooler_output`` (videos are fed as one ``[1, h, w]`` grid
 per frame group there, vLLM feeds ``grid_thw`` as it is: same rows, same
-width), so the default packing reads it. The engine classes take
+width), so the default packing reads it. vLLM's classes take
 ``video_pruning_rate`` (``is_multimodal_pruning_enabled``), but it only turns
 encoder CUDA graphs off: ``embed_multimodal`` appends no channels (a comment
 in ``get_encoder_cudagraph_config`` says it does, copied from Qwen; the code
@@ -46,7 +36,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.engines.facts import PRUNING, Serving, every_vllm
+from ecwidth.engines.releases import SGLANG_0_5_23
+from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import ItemSize, PatchGrid, video_smart_resize
 
 #: transformers' Glm4vImageProcessor ``size`` (shortest_edge, longest_edge), both pixel areas.
@@ -87,7 +79,7 @@ class GlmPatches(PatchGrid):
 
 @register
 class Glm4vAdapter(FamilyAdapter):
-    model_types = ("glm4v", "glm4v_moe", "glm_ocr", "glm5_next")
+    model_types = ("glm4v", "glm4v_moe", "glm_ocr")
     encoder_attributes = ("visual",)
     required_fields = (
         "vision_config.out_hidden_size",
@@ -96,13 +88,47 @@ class Glm4vAdapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": GlmPatches(IMAGE_PIXELS), "video": GlmPatches(VIDEO_PIXELS)}
-    supported_options = frozenset({"video_pruning_rate"})
-    engine = (
-        "vllm Glm4vForConditionalGeneration / Glm4vMoeForConditionalGeneration (glm4_1v.py), "
-        "GlmOcrForConditionalGeneration (glm_ocr.py), Glm5NextForConditionalGeneration "
-        "(models/glm5next): vision_config.out_hidden_size (patch merger d_model), agrees with transformers"
+    width_fields = {"*": FieldWidth("vision_config.out_hidden_size")}
+    look_alikes = ("vision_config.hidden_size", "text_config.hidden_size", "vision_config.intermediate_size")
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=(
+                "Glm4vForConditionalGeneration",
+                "Glm4vMoeForConditionalGeneration",
+                "GlmOcrForConditionalGeneration",
+            ),
+            files=("vllm/model_executor/models/glm4_1v.py", "vllm/model_executor/models/glm_ocr.py"),
+            ships="patch merger output: vision_config.out_hidden_size; pruning adds no channels",
+            options=PRUNING,
+        )
     )
 
-    def predict(self, config: Any) -> dict[str, int]:
-        width = int(config.vision_config.out_hidden_size)
-        return {modality: width for modality in self.config_modalities(config)}
+
+@register
+class Glm5NextAdapter(Glm4vAdapter):
+    """GLM-5-Next: GLM-4V's tower and merger in its own class, which SGLang also serves."""
+
+    model_types = ("glm5_next",)
+    look_alikes = (*Glm4vAdapter.look_alikes, "vision_config.projection_intermediate_size")
+    serving = {
+        **every_vllm(
+            Serving(
+                "native",
+                classes=("Glm5NextForConditionalGeneration",),
+                files=(
+                    "vllm/models/glm5next/common/model.py",
+                    "vllm/models/glm5next/common/multimodal.py",
+                    "vllm/model_executor/models/glm4_1v.py",
+                ),
+                ships="Glm5NextPatchMerger output: vision_config.out_hidden_size; pruning adds no channels",
+                options=PRUNING,
+            )
+        ),
+        SGLANG_0_5_23: Serving(
+            "native",
+            classes=("Glm5NextForConditionalGeneration",),
+            files=("sglang/srt/models/glm5_next.py", "sglang/srt/models/glm_ocr.py"),
+            ships="Glm5NextVisionPatchMerger output: vision_config.out_hidden_size",
+        ),
+    }

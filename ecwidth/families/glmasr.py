@@ -1,13 +1,8 @@
 """GLM-ASR: a rotary Whisper-style tower, 4 rows merged into one, then a two-layer projector into the LM.
 
-vLLM 0.32's ``GlmAsrForConditionalGeneration.embed_multimodal``
-(``glmasr.py``) ships, per clip (key ``audio``), the tower's rows merged
-``intermediate_size // hidden_size`` (4) at a time into
-``audio_config.intermediate_size`` channels, through
-``multi_modal_projector`` (``linear_1``: to ``2 × text hidden``,
-``linear_2``: to ``text_config.hidden_size``), keeping the rows each 30 s
-window's mask covers: ``[tokens, text_config.hidden_size]``. The merged
-channels (5120) and the projector's inner ``2 × hidden`` are not the width.
+A clip ships the tower's rows merged ``intermediate_size // hidden_size`` (4)
+at a time, through ``multi_modal_projector`` (to ``2 × text hidden``, then to
+the text width), keeping the rows each 30 s window's mask covers.
 transformers' ``get_audio_features`` does the same and returns the kept rows
 as ``pooler_output`` (the default ``pack``); it reshapes by
 ``intermediate_size`` without vLLM's truncation to a whole merge group, so it
@@ -26,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families._whisper_audio import WINDOW_FRAMES, WindowedMel, conv_rows
 from ecwidth.families.adapter import FamilyAdapter, register
 
@@ -51,7 +47,12 @@ class GlmAsrAdapter(FamilyAdapter):
     encoder_attributes = ("audio_tower", "multi_modal_projector")
     required_fields = ("text_config.hidden_size",)
     items = {"audio": MergedWindows(min_frames=7, profile_seconds=MAX_AUDIO_SECONDS, pad_minimal=False)}
-    engine = (
-        "vllm GlmAsrForConditionalGeneration (glmasr.py): multi_modal_projector.linear_2 output, "
-        "text_config.hidden_size; the same as transformers"
+    look_alikes = ("audio_config.intermediate_size", "audio_config.hidden_size")
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("GlmAsrForConditionalGeneration",),
+            files=("vllm/model_executor/models/glmasr.py",),
+            ships="multi_modal_projector.linear_2 output: text_config.hidden_size",
+        )
     )

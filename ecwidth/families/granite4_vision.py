@@ -9,14 +9,13 @@ map is packed the LLaVA-NeXT way (base tile, unpadded high-resolution tiles, an
 
 transformers returns ``deepstack_features = [(llm_layer, [per-image map]), ...]``
 and no ``pooler_output``. Its LM zeroes the image-token embeddings and adds each
-map before its own decoder layer. vLLM's ``embed_multimodal`` ships one tensor
-per image with every map concatenated on the last dim: layerwise maps first,
-then spatial ones, each in config order. ``embed_input_ids`` splits it back in
-slices of the LM hidden size. No slice is a main embedding: even the map for
-LLM layer 0 is added to zeroed embeddings. So the shipped width is
-``text hidden_size × (len(deepstack_layer_map) + len(spatial_target_layers))``,
-8× the LM hidden size for the published maps. transformers and vLLM agree on the
-maps and their order; the concatenation is vLLM's packing, and ours.
+map before its own decoder layer. The engine ships one tensor per image with
+every map concatenated on the last dim, layerwise maps first, then spatial
+ones, each in config order, and splits it back in slices of the LM hidden
+size. No slice is a main embedding: even the map for LLM layer 0 is added to
+zeroed embeddings, so the width is the LM hidden size times the maps alone
+(8× for the published maps). transformers and vLLM agree on the maps and their
+order; the concatenation is vLLM's packing, and ours.
 
 Token counts follow vLLM's rule: LLaVA-NeXT anyres with each tile's patch grid
 scaled by ``downsample_rate``. The profile item is the real one: the grid
@@ -52,18 +51,15 @@ from typing import Any
 import torch
 from torch import nn
 
+from ecwidth.engines.facts import Serving, every_vllm
+from ecwidth.families._tiles import small_tiles
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import DummySize, ItemSize, anyres_grid, unpadded_grid
-from ecwidth.families.llava import small_tiles
 
 
 @register
 class Granite4VisionAdapter(FamilyAdapter):
     model_types = ("granite4_vision",)
-    engine = (
-        "vllm Granite4VisionForConditionalGeneration (granite4_vision.py): text_config.hidden_size x (layer "
-        "maps + spatial targets), every level packed, no main slice"
-    )
     encoder_attributes = ("vision_tower", "layerwise_projectors", "spatial_projectors")
     required_fields = (
         "text_config.hidden_size",
@@ -73,12 +69,22 @@ class Granite4VisionAdapter(FamilyAdapter):
         "downsample_rate",
         "image_grid_pinpoints",
     )
+    look_alikes = ("text_config.hidden_size", "vision_config.hidden_size")
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("Granite4VisionForConditionalGeneration",),
+            files=("vllm/model_executor/models/granite4_vision.py",),
+            ships="text_config.hidden_size x (len(deepstack_layer_map) + len(spatial_target_layers)), no main slice",
+        )
+    )
 
     def deepstack_levels(self, config: Any, modality: str) -> int:
         """Every feature map the image ships: there is no main slice for them to follow."""
         return len(config.deepstack_layer_map) + len(config.spatial_target_layers)
 
     def predict(self, config: Any) -> dict[str, int]:
+        # Not a field x (1 + levels): no slice is a main one, so the LM width times the maps alone.
         return {"image": config.text_config.hidden_size * self.deepstack_levels(config, "image")}
 
     def embed_tokens(self, config: Any, item: ItemSize) -> int:

@@ -1,18 +1,12 @@
 """Granite Speech (and Speech Plus): a conformer CTC encoder, then a windowed Q-Former projector into the LM.
 
-vLLM 0.32's ``GraniteSpeechForConditionalGeneration.embed_multimodal``
-(``granite_speech.py``; ``GraniteSpeechPlusForConditionalGeneration`` in
-``granite_speech_plus.py`` subclasses it) ships, per clip (key ``audio``),
-the ``projector`` output: the encoder's frames in blocks of
+A clip ships the ``projector`` output: the encoder's frames in blocks of
 ``window_size``, each block read by ``window_size // downsample_rate``
-Q-Former queries, then ``projector.linear`` to ``text_config.hidden_size``.
-Fields that look like the width and are not: the Q-Former's
-``projector_config.hidden_size``, the encoder's ``hidden_dim`` and its CTC
-``output_dim``. Speech Plus concatenates the ``cat_hidden_layers`` outputs
-with the final one: that widens only the Q-Former's input
-(``projector_config.encoder_hidden_size``), not what is shipped.
-transformers' ``get_audio_features`` returns the same projector output as
-``pooler_output``: the default ``pack``.
+Q-Former queries, then ``projector.linear`` to the text width. Speech Plus
+concatenates the ``cat_hidden_layers`` outputs with the final one: that
+widens only the Q-Former's input (``projector_config.encoder_hidden_size``),
+not what is shipped. transformers' ``get_audio_features`` returns the same
+projector output as ``pooler_output``: the default ``pack``.
 
 Input: ``[1, encoder frames, encoder_config.input_dim]``, each encoder frame
 two stacked 80-bin mel frames. Tokens: a clip of ``n`` samples has
@@ -28,6 +22,7 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import ItemKind, ItemSize
 
@@ -72,16 +67,30 @@ class GraniteSpeechAdapter(FamilyAdapter):
     model_types = ("granite_speech",)
     required_fields = ("text_config.hidden_size",)
     items = {"audio": ConformerFrames()}
-    engine = (
-        "vllm GraniteSpeechForConditionalGeneration (granite_speech.py): projector.linear output, "
-        "text_config.hidden_size; the same as transformers"
+    look_alikes = (
+        "projector_config.hidden_size",
+        "projector_config.encoder_hidden_size",
+        "encoder_config.hidden_dim",
+        "encoder_config.output_dim",
+    )
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("GraniteSpeechForConditionalGeneration",),
+            files=("vllm/model_executor/models/granite_speech.py",),
+            ships="projector.linear output: text_config.hidden_size",
+        )
     )
 
 
 @register
 class GraniteSpeechPlusAdapter(GraniteSpeechAdapter):
     model_types = ("granite_speech_plus",)
-    engine = (
-        "vllm GraniteSpeechPlusForConditionalGeneration (granite_speech_plus.py): projector.linear output, "
-        "text_config.hidden_size (cat_hidden_layers widen only the Q-Former input); the same as transformers"
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("GraniteSpeechPlusForConditionalGeneration",),
+            files=("vllm/model_executor/models/granite_speech_plus.py", "vllm/model_executor/models/granite_speech.py"),
+            ships="projector.linear output: text_config.hidden_size (cat_hidden_layers widen only the Q-Former input)",
+        )
     )

@@ -1,22 +1,16 @@
 """HunYuan-VL / HunyuanOCR (``hunyuan_vl``): served by vLLM's Transformers backend; the merger's ``text_hidden_size``.
 
-vLLM 0.32 lists ``HunYuanVLForConditionalGeneration`` in
-``_TRANSFORMERS_SUPPORTED_MODELS`` (``registry.py``): the Transformers backend
-(``vllm/model_executor/models/transformers/multimodal.py``) ships the
-``pooler_output`` of ``HunYuanVLModel.get_image_features``. The tower ends in
-``HunYuanVLVisionPatchMerger``: a ``spatial_merge_size`` conv to
-``hidden_size × 2``, a 1×1 conv to ``hidden_size × 4``, a learned newline
+The tower ends in ``HunYuanVLVisionPatchMerger``: a ``spatial_merge_size`` conv
+to ``hidden_size × 2``, a 1×1 conv to ``hidden_size × 4``, a learned newline
 column after every merged row, ``mlp`` to ``vision_config.text_hidden_size``,
 and learned begin and end rows, all at that width:
 ``[merged_h × (merged_w + 1) + 2, text hidden]`` per image.
 ``HunYuanVLConfig`` overwrites ``vision_config.text_hidden_size`` with the
 text model's ``hidden_size`` (a published flat config keeps it at the top
 level, where transformers reads the text config from), so the width is the
-text hidden size whatever the vision config says. The merger is the last step
-before the LM, so a native class ships the same width. Not the width:
-``vision_config.out_hidden_size`` (4096 by default, unused by the merger), a
-stale ``vision_config.text_hidden_size``, ``vision_config.hidden_size`` and its
-multiples.
+text hidden size whatever the vision config says, ``out_hidden_size`` (unused
+by the merger) and a stale ``text_hidden_size`` included. The merger is the
+last step before the LM, so a native class would ship the same width.
 
 Items: Qwen-style flattened patches with ``image_grid_thw``, one merge block
 minimal (``2 × 2`` patches, the smallest grid the merger's conv accepts); the
@@ -30,7 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.families._backend import BACKEND, ProcessorPatches
+from ecwidth.engines.facts import every_vllm
+from ecwidth.families._backend import ProcessorPatches, backend
 from ecwidth.families.adapter import FamilyAdapter, register
 
 
@@ -52,10 +47,9 @@ class HunYuanVLAdapter(FamilyAdapter):
     model_types = ("hunyuan_vl",)
     required_fields = ("vision_config.patch_size", "vision_config.spatial_merge_size", "vision_config.max_image_size")
     items = {"image": HunYuanPatches()}
-    engine = (
-        f"{BACKEND}: the text hidden size (vision_config.text_hidden_size, which the config sets to it) via "
-        "HunYuanVLVisionPatchMerger; listed in _TRANSFORMERS_SUPPORTED_MODELS"
-    )
+    look_alikes = ("vision_config.out_hidden_size", "vision_config.hidden_size")
+    # HunYuanVLForConditionalGeneration is in vLLM's _TRANSFORMERS_SUPPORTED_MODELS (registry.py).
+    serving = every_vllm(backend("pooler_output: HunYuanVLVisionPatchMerger to the text hidden size"))
 
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
         width = "text_config.hidden_size" if "text_config" in raw else "hidden_size"  # published configs are flat

@@ -1,15 +1,11 @@
 """HyperCLOVAX-SEED Vision V2: a Qwen2.5-VL tower, then a linear projector to the text hidden size.
 
-vLLM 0.32 serves ``hyperclovax_vision_v2`` with ``HCXVisionV2ForCausalLM``
-(``model_executor/models/hyperclovax_vision_v2.py``): ``embed_multimodal``
-runs ``Qwen2_5_VisionTransformer`` (whose merger emits
-``vision_config.out_hidden_size``), then ``mm_projector`` (``nn.Linear(out_hidden_size,
-text_config.hidden_size)``), and splits per item by ``grid_thw``. Images and
-videos go through the same path, so the width is ``text_config.hidden_size``
-for both. transformers' ``HyperCLOVAXVisionV2Model.get_image_features`` /
-``get_video_features`` apply the same ``projector`` and split, so the defaults
-fit. The trap: ``vision_config.out_hidden_size`` looks like the width (it is
-what Qwen2.5-VL ships) but is only the projector's input.
+Images and videos go through the same path: the Qwen2.5-VL tower (whose
+merger emits ``vision_config.out_hidden_size``), then ``mm_projector`` to the
+text width, split per item by ``grid_thw``. transformers'
+``get_image_features`` / ``get_video_features`` apply the same projector and
+split, so the defaults fit. The trap: ``vision_config.out_hidden_size`` looks
+like the width (it is what Qwen2.5-VL ships) but is only the projector's input.
 
 Profile items follow vLLM's dummy builder: a 448×448 image (``vision_config``
 has no ``image_size``) and 16 frames of it; tokens are
@@ -22,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import PatchGrid
 
@@ -45,6 +42,16 @@ class HCXPatches(PatchGrid):
 @register
 class HyperCLOVAXVisionV2Adapter(FamilyAdapter):
     model_types = ("hyperclovax_vision_v2",)
-    engine = "vllm HCXVisionV2ForCausalLM (hyperclovax_vision_v2.py): mm_projector to text_config.hidden_size"
+    transformers_since = "5.18.0"
     required_fields = ("text_config.hidden_size", "vision_config.out_hidden_size", "vision_config.depth")
     items = {"image": HCXPatches(PIXELS), "video": HCXPatches(PIXELS)}
+    look_alikes = ("vision_config.out_hidden_size", "vision_config.hidden_size")
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("HCXVisionV2ForCausalLM",),
+            files=("vllm/model_executor/models/hyperclovax_vision_v2.py",),
+            ships="mm_projector output: text_config.hidden_size, image and video",
+            transformers="5.18.0",
+        )
+    )

@@ -1,18 +1,13 @@
-"""Idefics2 (``idefics2``): served by vLLM's Transformers backend; the perceiver resampler's latents, the text width.
+"""Idefics2 (``idefics2``): the perceiver resampler's latents, the text width.
 
-vLLM 0.32 has no Idefics2 class (its ``Idefics3ForConditionalGeneration``
-reads Idefics3's pixel-shuffle connector, not Idefics2's); the Transformers
-backend (``vllm/model_executor/models/transformers/multimodal.py``) ships the
-``pooler_output`` of ``Idefics2Model.get_image_features``: the SigLIP tower's
-last hidden state, then ``Idefics2Connector`` (``modality_projection``, an MLP
-from ``vision_config.hidden_size`` to ``text_config.hidden_size``, then
+vLLM's ``Idefics3ForConditionalGeneration`` reads Idefics3's pixel-shuffle
+connector, not Idefics2's, so Idefics2 goes through the backend:
+``Idefics2Model.get_image_features`` runs the SigLIP tower, then
+``Idefics2Connector`` (``modality_projection``, an MLP to the text width, then
 ``Idefics2PerceiverResampler``, ``resampler_n_latents`` latents at
 ``perceiver_config.hidden_size``, which ``Idefics2Config`` forces to the text
-hidden size): ``[crops × resampler_n_latents, text_config.hidden_size]`` per
-image. The resampler is the last step before the LM, so a native class ships
-the same width. Not the width: ``vision_config.hidden_size``,
-``text_config.intermediate_size`` (the MLP's inner size) and
-``resampler_n_heads × resampler_head_dim``.
+hidden size). The resampler is the last step before the LM, so a native class
+would ship the same width.
 
 Items: ``[1, crops, 3, side, side]``; all-zero crops are padding, so pixels
 are random. The tower's bucketed position ids take any side up to
@@ -26,7 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.families._backend import BACKEND
+from ecwidth.engines.facts import every_vllm
+from ecwidth.families._backend import backend
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import FixedTiles
 
@@ -46,4 +42,5 @@ class Idefics2Adapter(FamilyAdapter):
     model_types = ("idefics2",)
     required_fields = ("perceiver_config.resampler_n_latents", "vision_config.patch_size", "text_config.hidden_size")
     items = {"image": ResampledCrops()}
-    engine = f"{BACKEND}: text_config.hidden_size via Idefics2Connector (MLP, perceiver resampler)"
+    look_alikes = ("vision_config.hidden_size", "text_config.intermediate_size")
+    serving = every_vllm(backend("pooler_output: text_config.hidden_size via Idefics2Connector's perceiver resampler"))

@@ -1,15 +1,11 @@
 """Idefics3 and SmolVLM: SigLIP tiles, pixel shuffle and a linear connector to the LM width.
 
 The processor splits an image into ``image_size`` tiles (after scaling its
-longest edge to four tiles) plus one global tile. vLLM's
-``Idefics3ForConditionalGeneration.embed_multimodal`` (which SmolVLM reuses)
-runs every tile through the vision model and the connector (pixel shuffle by
-``scale_factor``, then a bias-free linear map to the text width) and ships one
-tensor per image with its tiles flattened:
-``[tiles × image_seq_len, text hidden_size]``. The SigLIP width
-(``vision_config.hidden_size``, or ``× scale_factor²`` after the shuffle) is
-not what crosses the wire. transformers' ``get_image_features`` returns the
-same flattening, per prompt.
+longest edge to four tiles) plus one global tile. Every tile goes through the
+vision model and the connector (pixel shuffle by ``scale_factor``, then a
+bias-free linear map to the text width); one image ships its tiles
+flattened, ``[tiles × image_seq_len, text hidden_size]``. transformers'
+``get_image_features`` returns the same flattening, per prompt.
 
 Both drop all-zero tiles as padding, so dummy pixels are random. The vision
 embeddings take any patch grid up to a full tile (NaViT-style bucketed
@@ -24,6 +20,7 @@ from typing import Any
 
 import torch
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import FixedTiles, ItemSize
 
@@ -55,11 +52,17 @@ class Idefics3Tiles(FixedTiles):
 @register
 class Idefics3Adapter(FamilyAdapter):
     model_types = ("idefics3", "smolvlm")
-    engine = (
-        "vllm Idefics3ForConditionalGeneration (idefics3.py; SmolVLM reuses it): connector to text_config.hidden_size"
-    )
     required_fields = ("scale_factor", "vision_config.image_size", "vision_config.patch_size", "text_config")
     items = {"image": Idefics3Tiles()}
+    look_alikes = ("vision_config.hidden_size",)
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("Idefics3ForConditionalGeneration", "SmolVLMForConditionalGeneration"),
+            files=("vllm/model_executor/models/idefics3.py", "vllm/model_executor/models/smolvlm.py"),
+            ships="connector (modality_projection) output: text_config.hidden_size",
+        )
+    )
 
 
 def _tokens_per_tile(config: Any) -> int:

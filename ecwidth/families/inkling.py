@@ -1,30 +1,21 @@
 """Inkling: an hMLP patch encoder and a dMel embedding-bag audio tower, each straight to ``decoder_dmodel``.
 
-vLLM 0.32 serves ``inkling_mm_model`` with its own config classes
-(``InklingMMConfig`` in ``vllm/models/inkling/configs.py``, registered for the
-model_type in ``vllm/transformers_utils/config.py``) and
-``InklingForConditionalGeneration`` (``vllm/models/inkling/nvidia/model.py``,
-towers in ``common/towers.py``). Its ``embed_multimodal`` ships, per item:
-
-- image: ``InklingVision`` (``HMLPPatchEncoder``): each ``[2, P, P, 3]``
-  patch folded to depth by a stack of linear layers, the last one to
-  ``vision_config.decoder_dmodel``; one row per patch;
-- audio: ``InklingAudio``: the sum of ``n_mel_bins`` embeddings (one per
-  quantized mel bin) of width ``audio_config.decoder_dmodel``; one row per
-  50 ms frame.
-
-A tower is built only where its ``decoder_dmodel`` is set
-(``inkling_vision_enabled`` / ``inkling_audio_enabled`` in
-``common/mm_preprocess.py``).
-
-transformers differs: ``InklingConfig.__post_init__`` overwrites both towers'
-``text_hidden_size`` with the text ``hidden_size`` and ignores
+The engine reads the checkpoint's own schema with its own config class, and
+builds a tower only where its ``decoder_dmodel`` is set; each tower ends in
+that width. transformers differs: ``InklingConfig.__post_init__`` overwrites
+both towers' ``text_hidden_size`` with the text ``hidden_size`` and ignores
 ``decoder_dmodel``, so ``InklingModel``'s towers end in the text width. The
 published checkpoint has them equal; where a config does not, the engine
 ships ``decoder_dmodel``, so ecwidth builds transformers' towers at
-``decoder_dmodel`` (``construct``) and measures that. The raw config is the
-checkpoint's own schema (``decoder_dmodel``, ``n_layers``, ``n_mel_bins``,
-``mel_vocab_size``, ...), which transformers also reads.
+``decoder_dmodel`` (``construct``) and measures that. Because the engine reads
+the raw file, a field the file leaves out is missing whatever transformers'
+class would default it to (``missing_fields``).
+
+The image tower's layers follow a scale plan (one step per prime factor of
+the patch and temporal patch sizes, plus the input). Where ``n_layers`` is
+smaller than the plan, transformers assigns layers to steps with
+``scipy.optimize.linear_sum_assignment`` (the engine has its own); without
+scipy such a config is refused in one line, saying so.
 
 Items: the minimal image is one patch, the profile image the one vLLM's
 ``InklingDummyInputsBuilder`` makes: a square four patches wide, which the
@@ -41,7 +32,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ecwidth.families.adapter import FamilyAdapter, lookup, register
+from ecwidth.engines.facts import Serving, every_vllm
+from ecwidth.errors import ConfigError
+from ecwidth.families.adapter import FamilyAdapter, FieldWidth, lookup, register
 from ecwidth.families.items import ItemKind, ItemSize
 
 #: Frames of vLLM's dummy audio clip (``MAX_AUDIO_TOKENS`` in ``common/mm_preprocess.py``).
@@ -113,16 +106,32 @@ def decoder_dmodel(config: Any, modality: str) -> int | None:
     return getattr(getattr(config, _TOWERS[modality], None), "decoder_dmodel", None)
 
 
+_VLLM = Serving(
+    "native",
+    classes=("InklingForConditionalGeneration",),
+    files=(
+        "vllm/models/inkling/nvidia/model.py",
+        "vllm/models/inkling/common/towers.py",
+        "vllm/models/inkling/common/mm_preprocess.py",
+        "vllm/models/inkling/configs.py",
+    ),
+    ships="vision_config.decoder_dmodel per patch, audio_config.decoder_dmodel per dMel frame; "
+    "a tower only where its decoder_dmodel is set (the engine's own InklingMMConfig)",
+)
+
+
 @register
 class InklingAdapter(FamilyAdapter):
     model_types = ("inkling_mm_model",)
     model_class = "InklingModel"
     items = {"image": InklingPatches(), "audio": InklingDmel()}
-    engine = (
-        "vllm InklingForConditionalGeneration (inkling/nvidia/model.py) on its own InklingMMConfig: "
-        "vision_config.decoder_dmodel and audio_config.decoder_dmodel; transformers' InklingModel builds the "
-        "towers at the text hidden size instead, which agrees only where the two are equal"
-    )
+    width_fields = {
+        "image": FieldWidth("vision_config.decoder_dmodel"),
+        "audio": FieldWidth("audio_config.decoder_dmodel"),
+    }
+    # transformers sets both towers' text_hidden_size to the text width, which is not what the engine ships.
+    look_alikes = ("text_config.hidden_size", "vision_config.text_hidden_size", "audio_config.text_hidden_size")
+    serving = every_vllm(_VLLM)
 
     def required_paths(self, raw: Any) -> tuple[str, ...]:
         """A tower section the config carries needs its ``decoder_dmodel``: without it the engine drops the
@@ -130,20 +139,37 @@ class InklingAdapter(FamilyAdapter):
         present = [section for section in _TOWERS.values() if isinstance(lookup(raw, section), dict)]
         return tuple(f"{section}.decoder_dmodel" for section in present) or ("vision_config.decoder_dmodel",)
 
+    def missing_fields(self, raw: Any) -> list[str]:
+        """The file alone decides: the engine reads it with its own config class, not transformers'."""
+        return [path for path in self.required_paths(raw) if lookup(raw, path) is None]
+
     def config_modalities(self, config: Any) -> tuple[str, ...]:
         return tuple(modality for modality in _TOWERS if decoder_dmodel(config, modality) is not None)
 
-    def predict(self, config: Any) -> dict[str, int]:
-        return {modality: int(decoder_dmodel(config, modality)) for modality in self.config_modalities(config)}
-
     def construct(self, config: Any, dtype: Any) -> Any:
-        """Build transformers' towers at ``decoder_dmodel``, the width the engine's towers end in."""
+        """Build transformers' towers at ``decoder_dmodel``, the width the engine's towers end in.
+
+        Raises:
+            ConfigError: The image tower has fewer layers than its scale plan and scipy, which transformers
+                then plans it with, is not installed.
+        """
         config = copy.deepcopy(config)
         for modality, section in _TOWERS.items():
             width = decoder_dmodel(config, modality)
             if width is not None:
                 getattr(config, section).text_hidden_size = int(width)
-        return super().construct(config, dtype)
+        try:
+            return super().construct(config, dtype)
+        except ModuleNotFoundError as error:
+            if (error.name or "").partition(".")[0] != "scipy":
+                raise
+            vision = config.vision_config
+            raise ConfigError(
+                f"inkling_mm_model: this config's image tower has {vision.num_hidden_layers} layers, fewer than "
+                f"its scale plan for patch {vision.patch_size} x temporal {vision.temporal_patch_size}, and "
+                "transformers' InklingVisionModel plans such a tower with scipy.optimize.linear_sum_assignment; "
+                "install scipy (pip install scipy) to measure it"
+            ) from error
 
     def encoder_paths(self, model: Any) -> tuple[str, ...]:
         towers = {"image": "vision_tower", "audio": "audio_tower"}

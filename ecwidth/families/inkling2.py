@@ -1,18 +1,17 @@
-"""Inkling2 (``inkling2``) and Inkling2-Loop (``inkling2_loop``): served by vLLM's Transformers backend; the merger's text width.
+"""Inkling2 (``inkling2``) and Inkling2-Loop (``inkling2_loop``): the vision merger's text width, through the backend.
 
-vLLM 0.32 has no class for either (its ``inkling`` package serves the
-first generation's ``inkling_mm_model``, see ``inkling.py``); the Transformers
-backend (``vllm/model_executor/models/transformers/multimodal.py``) ships the
-``pooler_output`` of ``Inkling2Model`` / ``Inkling2LoopModel.get_image_features``:
-both build the same ``Inkling2VisionModel`` (``inkling2_vision``): a class
-token and the patches through the encoder, each ``spatial_merge_size``² block of
-patch states concatenated, then ``Inkling2VisionMerger`` (``linear_1`` to
-``projection_hidden_dim``, ``linear_2`` to ``vision_config.text_hidden_size``),
-split per image: ``[t·h·w, text_hidden_size]``, ``image_grid_thw`` counted in
-merged tokens. Both configs require ``text_hidden_size`` to equal
-``text_config.hidden_size``. The merger is the last step before the LM, so a
-native class ships the same width. Not the width: ``projection_hidden_dim``,
-``vision_config.hidden_size`` and its ``merge²`` multiple.
+vLLM has no class for either (its ``inkling`` package serves the first
+generation's ``inkling_mm_model``); the Transformers backend ships the
+``pooler_output`` of ``get_image_features``. Both build the same
+``Inkling2VisionModel``: a class token and the patches through the encoder,
+each ``spatial_merge_size``² block of patch states concatenated, then
+``Inkling2VisionMerger`` (``linear_1`` to ``projection_hidden_dim``,
+``linear_2`` to ``vision_config.text_hidden_size``), split per image, with
+``image_grid_thw`` counted in merged tokens. Both configs require
+``text_hidden_size`` to equal ``text_config.hidden_size``. The merger is the
+last step before the LM, so a native class would ship the same width. The
+model types first appear in transformers releases newer than either vLLM
+release's pin, so neither can load them (the records' ``transformers``).
 
 Items: ``pixel_values`` ``[tokens, patch × merge, patch × merge, channels]``,
 one merged token minimal; the profile image is the tower's native position
@@ -23,10 +22,10 @@ settings: no token rule.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from ecwidth.families._backend import BACKEND
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.engines.facts import every_vllm
+from ecwidth.families._backend import backend
+from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import ItemKind
 
 
@@ -49,12 +48,25 @@ class MergedBlockPatches(ItemKind):
         }
 
 
+#: What the backend ships for both: the merger's output.
+SHIPS = "pooler_output of get_image_features: vision_config.text_hidden_size (Inkling2VisionMerger)"
+
+
 @register
 class Inkling2Adapter(FamilyAdapter):
-    model_types = ("inkling2", "inkling2_loop")
+    model_types = ("inkling2",)
+    transformers_since = "5.23.0"
     required_fields = ("vision_config.text_hidden_size", "vision_config.patch_size", "vision_config.spatial_merge_size")
     items = {"image": MergedBlockPatches()}
-    engine = f"{BACKEND}: vision_config.text_hidden_size (= text_config.hidden_size) via Inkling2VisionMerger"
+    width_fields = {"image": FieldWidth("vision_config.text_hidden_size")}
+    look_alikes = ("vision_config.projection_hidden_dim", "vision_config.hidden_size")
+    serving = every_vllm(backend(SHIPS, transformers="5.23.0", moe=True))
 
-    def predict(self, config: Any) -> dict[str, int]:
-        return {"image": int(config.vision_config.text_hidden_size)}
+
+@register
+class Inkling2LoopAdapter(Inkling2Adapter):
+    """Inkling2-Loop: Inkling2's vision tower and merger on a looped LM, in a later transformers release."""
+
+    model_types = ("inkling2_loop",)
+    transformers_since = "5.24.0"
+    serving = every_vllm(backend(SHIPS, transformers="5.24.0", moe=True))

@@ -1,18 +1,12 @@
 """InstructBLIP (``instructblip``) and InstructBLIP-Video (``instructblipvideo``): Q-Former queries, then ``language_projection``.
 
-No vLLM 0.32 class serves either, and its Transformers backend cannot:
-``TransformersMultiModalForCausalLM`` builds the ``AutoModel`` class
-(``InstructBlipModel`` / ``InstructBlipVideoModel``, ``transformers/base.py``),
-which has no ``get_image_features`` / ``get_video_features``, so its
-``embed_multimodal`` (``_get_features`` in ``transformers/multimodal.py``) would
-fail on the first item (read in the code, not run). We therefore measure what
-transformers' model feeds its LM: the ``ForConditionalGeneration`` classes'
-feature methods run the ViT, let the Q-Former's ``num_query_tokens`` queries
-(with the instruction prompt, ``qformer_input_ids``) cross-attend to it, and
-apply ``language_projection`` (``qformer_config.hidden_size`` to
-``text_config.hidden_size``). The width is ``text_config.hidden_size``
-(``d_model`` for the FLAN-T5 checkpoints); ``vision_config.hidden_size`` and
-``qformer_config.hidden_size`` are not.
+No engine release serves either (the records say why: the Transformers
+backend builds the ``AutoModel`` class, which has no feature method). We
+therefore measure what transformers' model feeds its LM: the
+``ForConditionalGeneration`` classes' feature methods run the ViT, let the
+Q-Former's ``num_query_tokens`` queries (with the instruction prompt,
+``qformer_input_ids``) cross-attend to it, and apply ``language_projection``
+to the text width.
 
 Items: an image is one crop, ``num_query_tokens`` rows whatever its size, so
 the minimal crop is one patch (the ViT interpolates its position table). A
@@ -27,6 +21,7 @@ from typing import Any
 
 import torch
 
+from ecwidth.engines.facts import Serving, every_vllm, not_served
 from ecwidth.families._qformer import QFormerAdapter, QueryTokens
 from ecwidth.families.adapter import register
 from ecwidth.families.items import ItemSize
@@ -55,12 +50,15 @@ class PromptedQueryFrames(PromptedQueryTokens):
         return {**super().shape(tiles), self.key: tiles[None]}
 
 
-#: The engine line of both, by the ``AutoModel`` class the backend would build and its missing feature method.
-ENGINE = (
-    "none: vLLM 0.32 has no class, and its Transformers backend builds {model}, which has no "
-    "get_{modality}_features, so it cannot ship this family; measured: what the "
-    "ForConditionalGeneration class feeds its LM, text_config.hidden_size via language_projection"
-)
+def _not_served(model: str, modality: str) -> dict[str, Serving]:
+    """Both vLLM releases' record: no class, and a backend whose ``AutoModel`` class has no feature method."""
+    return every_vllm(
+        not_served(
+            f"vLLM has no class for it, and its Transformers backend builds the AutoModel class, {model}, which "
+            f"has no get_{modality}_features for embed_multimodal to call (_get_features in "
+            "transformers/multimodal.py), so it cannot ship this family"
+        )
+    )
 
 
 @register
@@ -68,7 +66,8 @@ class InstructBlipAdapter(QFormerAdapter):
     model_types = ("instructblip",)
     model_class = "InstructBlipForConditionalGeneration"  # InstructBlipModel has no feature method
     items = {"image": PromptedQueryTokens()}
-    engine = ENGINE.format(model="InstructBlipModel", modality="image")
+    look_alikes = ("vision_config.hidden_size", "qformer_config.hidden_size")
+    serving = _not_served("InstructBlipModel", "image")
 
 
 @register
@@ -76,4 +75,5 @@ class InstructBlipVideoAdapter(QFormerAdapter):
     model_types = ("instructblipvideo",)
     model_class = "InstructBlipVideoForConditionalGeneration"  # InstructBlipVideoModel has no feature method
     items = {"video": PromptedQueryFrames()}
-    engine = ENGINE.format(model="InstructBlipVideoModel", modality="video")
+    look_alikes = ("vision_config.hidden_size", "qformer_config.hidden_size")
+    serving = _not_served("InstructBlipVideoModel", "video")

@@ -1,14 +1,9 @@
 """Kimi-K2.5 / K2.6: MoonViT-3D, then the patch-merging projector to the text hidden size, as ``vision_chunk``.
 
-vLLM 0.32 serves ``kimi_k25`` with ``KimiK25ForConditionalGeneration``
-(``model_executor/models/kimi_k25.py``), on transformers' own ``Kimi_K25Config``.
-It has one modality, ``vision_chunk``: an image, or a chunk of
+vLLM has one modality, ``vision_chunk``: an image, or a chunk of
 ``temporal_merge_kernel_size`` (4) video frames that the tower pools over time
-into one frame's worth of tokens. ``embed_multimodal`` runs
-``vision_tower_forward`` (``kimi_k25_vit.py``): ``MoonViT3dPretrainedModel``,
-then ``KimiK25MultiModalProjector`` (``out_hidden_size=text_config.hidden_size``),
-one tensor per chunk. The width is ``text_config.hidden_size``. The projector's
-input is ``vision_config.hidden_size × merge_kernel_size²`` (and
+into one frame's worth of tokens. The projector's input is
+``vision_config.hidden_size × merge_kernel_size²`` (and
 ``projection_hidden_size`` is only its pre-norm's width): neither is the width.
 
 transformers' ``Kimi_K25Model.get_image_features`` applies the same
@@ -34,6 +29,8 @@ from typing import Any, ClassVar
 import torch
 from torch import nn
 
+from ecwidth.engines.facts import Serving, every_vllm
+from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import ItemKind, ItemSize, cap_grid
 
@@ -111,9 +108,6 @@ _VISION_FIELDS = {
 class KimiK25Adapter(FamilyAdapter):
     model_types = ("kimi_k25",)
     encoder_attributes = ("vision_tower", "mm_projector")
-    engine = (
-        "vllm KimiK25ForConditionalGeneration (kimi_k25.py): mm_projector to text_config.hidden_size, as vision_chunk"
-    )
     required_fields = (
         "text_config.hidden_size",
         "vision_config.hidden_size",
@@ -121,6 +115,25 @@ class KimiK25Adapter(FamilyAdapter):
         "vision_config.merge_kernel_size",
     )
     items = {"vision_chunk": VisionChunk()}
+    look_alikes = ("vision_config.hidden_size", "projection_hidden_size")
+    serving = {
+        **every_vllm(
+            Serving(
+                "native",
+                classes=("KimiK25ForConditionalGeneration",),
+                files=("vllm/model_executor/models/kimi_k25.py", "vllm/model_executor/models/kimi_k25_vit.py"),
+                ships="mm_projector output: text_config.hidden_size, per vision_chunk",
+            )
+        ),
+        SGLANG_0_5_23: Serving(
+            "native",
+            classes=("KimiK25ForConditionalGeneration",),
+            files=("sglang/srt/models/kimi_k25.py", "sglang/srt/configs/kimi_k25.py"),
+            ships="mm_projector output: vision_config.text_hidden_size (the text hidden size as published), "
+            "images only",
+            keys={"vision_chunk": "image"},
+        ),
+    }
 
     def config_modalities(self, config: Any) -> tuple[str, ...]:
         return ("vision_chunk",) if getattr(config, "vision_config", None) is not None else ()

@@ -1,17 +1,11 @@
 """LFM2-VL (``lfm2_vl``): SigLIP2 NaFlex patches, a pixel-unshuffle projector to the text width.
 
-vLLM 0.32's ``Lfm2VLForConditionalGeneration`` (``model_executor/models/lfm2_vl.py``)
-runs each tile's patches through ``Siglip2VisionModel`` unpadded, then
-``Lfm2VLMultiModalProjector``: pixel unshuffle by ``downsample_factor``
-(``vision_config.hidden_size × factor²``), an optional LayerNorm, ``linear_1``
-to ``projector_hidden_size``, ``linear_2`` to ``text_config.hidden_size``.
-``embed_multimodal`` ships one tensor per image, its tiles (and thumbnail)
-concatenated: ``[tokens, text_config.hidden_size]``. Images only.
-
-transformers' ``Lfm2VlModel.get_image_features`` runs the same projector and
-returns the images' tokens as a list in ``pooler_output``, so the defaults
-fit. ``projector_hidden_size`` and the unshuffled ``hidden_size × factor²``
-look like widths but are inside the projector.
+Each tile's patches go through ``Siglip2VisionModel`` unpadded, then the
+projector: pixel unshuffle by ``downsample_factor`` (``vision_config.hidden_size
+× factor²``), an optional LayerNorm, ``linear_1`` to ``projector_hidden_size``,
+``linear_2`` to the text width; an image ships its tiles (and thumbnail)
+concatenated. transformers' ``get_image_features`` runs the same projector, so
+the defaults fit.
 
 Items: NaFlex inputs (``pixel_values`` as flattened patches,
 ``pixel_attention_mask``, ``spatial_shapes`` in patches). vLLM profiles a
@@ -27,6 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import ItemKind
 
@@ -63,4 +58,12 @@ class Lfm2VlAdapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": NaFlexPatches()}
-    engine = "vllm Lfm2VLForConditionalGeneration (lfm2_vl.py): text_config.hidden_size via Lfm2VLMultiModalProjector"
+    look_alikes = ("projector_hidden_size", "vision_config.hidden_size")
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("Lfm2VLForConditionalGeneration",),
+            files=("vllm/model_executor/models/lfm2_vl.py",),
+            ships="Lfm2VLMultiModalProjector output: text_config.hidden_size",
+        )
+    )

@@ -1,16 +1,12 @@
 """Llama 4: tiled images, pixel-shuffled vision features, then a linear projector to the LM width.
 
-vLLM's ``Llama4ForConditionalGeneration.embed_multimodal`` encodes an image's
-chunks (tiles) with ``encode_image_chunks``: the vision model (ViT, pixel
-shuffle, ``vision_adapter`` MLP to ``projector_output_dim``) and then
-``multi_modal_projector`` (``vision_output_dim`` -> text ``hidden_size``). It
-ships one tensor per image with the chunks flattened:
-``[chunks × tokens_per_chunk, text hidden_size]``, 5120 wide for Scout.
-
-transformers differs: ``get_image_features`` stops before
-``multi_modal_projector`` (which its ``forward`` applies later), so its output
-is ``projector_output_dim`` wide (4096 for Scout) — the config trap. ecwidth
-applies the projector, as the producer does.
+The engine encodes an image's chunks (tiles) through the vision model (ViT,
+pixel shuffle, ``vision_adapter`` MLP to ``projector_output_dim``) and then
+``multi_modal_projector`` (``vision_output_dim`` -> text ``hidden_size``), and
+ships one tensor per image with the chunks flattened. transformers'
+``get_image_features`` stops before ``multi_modal_projector`` (which its
+``forward`` applies later), so its output is ``projector_output_dim`` wide —
+the config trap. ecwidth applies the projector, as the producer does.
 
 The profile item is the one vLLM profiles: a ``max_patches × 1`` canvas of
 full ``image_size`` tiles plus the global tile. One full tile costs tens of
@@ -30,6 +26,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register, rows
 from ecwidth.families.items import FixedTiles, ItemSize
 
@@ -57,10 +54,6 @@ class Llama4Tiles(FixedTiles):
 @register
 class Llama4Adapter(FamilyAdapter):
     model_types = ("llama4",)
-    engine = (
-        "vllm Llama4ForConditionalGeneration (mllama4.py): multi_modal_projector to text_config.hidden_size, "
-        "after the vision model transformers' feature method stops at"
-    )
     model_class = "Llama4ForConditionalGeneration"  # transformers has no inner Llama-4 model class
     encoder_attributes = ("vision_model", "multi_modal_projector")
     required_fields = (
@@ -71,6 +64,15 @@ class Llama4Adapter(FamilyAdapter):
         "vision_config.vision_output_dim",
     )
     items = {"image": Llama4Tiles()}
+    look_alikes = ("vision_config.projector_output_dim", "vision_config.vision_output_dim", "vision_config.hidden_size")
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("Llama4ForConditionalGeneration",),
+            files=("vllm/model_executor/models/mllama4.py",),
+            ships="multi_modal_projector output, after the vision model: text_config.hidden_size",
+        )
+    )
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         pixel_values = item["pixel_values"]

@@ -3,9 +3,7 @@
 All three run a CLIP/SigLIP-style tower, pick a hidden layer
 (``vision_feature_layer``; a list is concatenated before the projector), drop
 the CLS row under the ``default`` strategy, and project with a two-layer MLP
-whose output is ``text_config.hidden_size``: that is the shipped width, not the
-tower's ``hidden_size`` nor any ``projection_dim``. What vLLM's
-``embed_multimodal`` ships per item, and transformers' feature methods return:
+to the text width. What ships per item (transformers and vLLM agree):
 
 - LLaVA: ``[tile tokens, H]`` for one fixed-size image (576 for LLaVA-1.5).
   With a Pixtral tower (Pixtral-12B is published as ``llava``) the image keeps
@@ -17,41 +15,33 @@ tower's ``hidden_size`` nor any ``projection_dim``. What vLLM's
 - LLaVA-OneVision: images as NeXT, with the grid bilinearly shrunk to at most
   ``anyres_max_N`` tiles' worth; videos as one tile per frame, projected, then
   2× bilinear pooling, frames concatenated, plus one trailing ``image_newline``
-  row: ``[frames × ceil(side/2)² + 1, H]``.
-
-transformers and vLLM agree on all of this; vLLM's OneVision video item comes
-as ``[1, tokens, H]``, flattened here.
+  row: ``[frames × ceil(side/2)² + 1, H]`` (vLLM's item comes as ``[1, tokens,
+  H]``, flattened here).
 
 The profile item is the real one: full ``image_size`` tiles, as the processor
 cuts them (LLaVA-NeXT and OneVision: the grid resolution, or vLLM's fixed
 image, with the most tokens; OneVision videos: as many frames as vLLM
-profiles). A full tile costs seconds to tens of seconds through a published
-tower on a CPU, and the width does not depend on the tile size, so the
-minimal item keeps the same code path with fewer tokens: every tile is one
-patch (LLaVA: one token; NeXT and OneVision: the base tile and the
-smallest grid resolution's tiles, one token each, plus one newline per grid
-row; a OneVision video: one frame of one 2×2 pooling window, so the pooling
-still pools). The tower interpolates its position embeddings to the small
-tile (its own ``interpolate_pos_encoding``); the packing, which reshapes each
-tile's features by ``vision_config.image_size // patch_size`` and reads
-``image_grid_pinpoints`` in pixels of full tiles, is told the tile size and
-grid resolutions scaled to it for that call (``small_tiles``), so it cuts,
-unpads, shrinks and appends newlines exactly as for full tiles. The minimal
-item's ``image_sizes`` are in that scaled space: the smallest grid resolution
-drawn at one patch per tile. A Pixtral tower takes any image size, so its
-minimal item is just a one-patch image.
+profiles). The minimal item keeps the same code path with fewer tokens: every
+tile is one patch (LLaVA: one token; NeXT and OneVision: the base tile and
+the smallest grid resolution's tiles, one token each, plus one newline per
+grid row; a OneVision video: one frame of one 2×2 pooling window, so the
+pooling still pools), through ``small_tiles`` (``ecwidth.families._tiles``),
+so the packing cuts, unpads, shrinks and appends newlines exactly as for full
+tiles. The minimal item's ``image_sizes`` are in that scaled space: the
+smallest grid resolution drawn at one patch per tile. A Pixtral tower takes
+any image size, so its minimal item is just a one-patch image.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import torch
 from torch import nn
 
+from ecwidth.engines.facts import Serving, every_vllm
+from ecwidth.families._tiles import small_tiles
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import DummySize, ItemSize, anyres_grid, unpadded_grid
 
@@ -67,31 +57,6 @@ def _is_pixtral(config: Any) -> bool:
     return config.vision_config.model_type == "pixtral"
 
 
-@contextmanager
-def small_tiles(config: Any, tile: int) -> Iterator[dict[str, bool]]:
-    """Let ``tile``-pixel tiles through the tower and the anyres packing, for one call; yields the tower's kwargs.
-
-    The packing reshapes each tile's features by ``vision_config.image_size //
-    patch_size`` and reads ``image_grid_pinpoints`` in pixels of full tiles, so
-    both are scaled to the tile until the block ends; the tower is asked to
-    interpolate its position embeddings. Full tiles change nothing.
-    """
-    vision = config.vision_config
-    full, pinpoints = vision.image_size, getattr(config, "image_grid_pinpoints", None)
-    if tile == full:
-        yield {}
-        return
-    vision.image_size = tile
-    if pinpoints is not None:
-        config.image_grid_pinpoints = [[height // full * tile, width // full * tile] for height, width in pinpoints]
-    try:
-        yield {"interpolate_pos_encoding": True}
-    finally:
-        vision.image_size = full
-        if pinpoints is not None:
-            config.image_grid_pinpoints = pinpoints
-
-
 def tile_tokens(config: Any) -> int:
     """Tokens one square tile yields after the feature-selection strategy."""
     vision = config.vision_config
@@ -102,7 +67,15 @@ def tile_tokens(config: Any) -> int:
 @register
 class LlavaAdapter(FamilyAdapter):
     model_types = ("llava",)
-    engine = "vllm LlavaForConditionalGeneration (llava.py): multi_modal_projector to text_config.hidden_size"
+    look_alikes = ("vision_config.hidden_size", "vision_config.projection_dim")
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("LlavaForConditionalGeneration",),
+            files=("vllm/model_executor/models/llava.py",),
+            ships="LlavaMultiModalProjector output: text_config.hidden_size",
+        )
+    )
     encoder_attributes = ("vision_tower", "multi_modal_projector")
     # text_config.hidden_size is often left to the class default of text_config.model_type (LLaVA-1.5 does).
     required_fields = (
@@ -160,9 +133,13 @@ class LlavaAdapter(FamilyAdapter):
 @register
 class LlavaNextAdapter(LlavaAdapter):
     model_types = ("llava_next",)
-    engine = (
-        "vllm LlavaNextForConditionalGeneration (llava_next.py): projector to text_config.hidden_size, anyres "
-        "tiles with image_newline rows"
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("LlavaNextForConditionalGeneration",),
+            files=("vllm/model_executor/models/llava_next.py", "vllm/model_executor/models/llava.py"),
+            ships="LlavaMultiModalProjector output with image_newline rows: text_config.hidden_size",
+        )
     )
     required_fields = LlavaAdapter.required_fields + ("image_grid_pinpoints",)
 
@@ -230,9 +207,14 @@ class LlavaNextAdapter(LlavaAdapter):
 @register
 class LlavaOnevisionAdapter(LlavaNextAdapter):
     model_types = ("llava_onevision",)
-    engine = (
-        "vllm LlavaOnevisionForConditionalGeneration (llava_onevision.py): projector to "
-        "text_config.hidden_size, images and videos"
+    look_alikes = ("vision_config.hidden_size",)  # a SigLIP tower: no projection_dim
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("LlavaOnevisionForConditionalGeneration",),
+            files=("vllm/model_executor/models/llava_onevision.py",),
+            ships="LlavaOnevisionMultiModalProjector output with image_newline rows: text_config.hidden_size",
+        )
     )
 
     def _shrink_grid(self, config: Any, rows: int, cols: int) -> tuple[int, int]:

@@ -1,28 +1,21 @@
 """LLaVA-NeXT-Video (``llava_next_video``): CLIP frames, 2D pooling, the LLaVA projector, videos only.
 
-vLLM 0.32's ``LlavaNextVideoForConditionalGeneration``
-(``model_executor/models/llava_next_video.py``) accepts **videos only**: its
-processing info allows ``{"video": 1}`` and ``embed_multimodal`` parses only
-``pixel_values_videos``. Each frame goes through the vision tower (the
-``vision_feature_layer``, CLS dropped under ``default``), then
-``LlavaNextVideoPooler`` (``spatial_pool_mode`` pooling with stride
-``spatial_pool_stride``), then ``LlavaMultiModalProjector`` to
-``text_config.hidden_size``; one tensor per video, frames flattened:
-``[frames × ceil(side / stride)², text_config.hidden_size]``.
+Each frame goes through the vision tower (the ``vision_feature_layer``, CLS
+dropped under ``default``), then the pooler (``spatial_pool_mode`` with stride
+``spatial_pool_stride``), then the projector to the text width; one tensor per
+video, frames flattened: ``[frames × ceil(side / stride)², H]``.
 
-transformers' ``LlavaNextVideoModel`` also takes images (LLaVA-NeXT's anyres
-path, ``input_modalities`` lists them) and its ``get_video_features`` runs the
-same tower, pooler and projector. The engine's modalities win: only
-``video`` is measured and predicted. No field but the text hidden size is the
-width (not the tower's ``hidden_size``; a ``conv`` pooler's
-``spatial_pool_out_channels`` must equal it, since both projectors take
-``vision_config.hidden_size`` in). vLLM's pooler supports only ``average`` and
-``max`` and raises on ``conv``; transformers measures all three.
+vLLM's class accepts videos only; transformers' ``LlavaNextVideoModel`` also
+takes images (LLaVA-NeXT's anyres path, ``input_modalities`` lists them). The
+engine's modalities win: only ``video`` is measured and predicted. A ``conv``
+pooler's ``spatial_pool_out_channels`` must equal ``vision_config.hidden_size``,
+the projector's input. vLLM's pooler supports only ``average`` and ``max`` and
+raises on ``conv``; transformers measures all three.
 
 Items: vLLM profiles one video of full ``image_size`` frames, as many as fit
 ``max_model_len`` (here the text model's ``max_position_embeddings``). The
 minimal item is one frame of one pooling window (``stride`` patches a side),
-the tower interpolating its position embeddings (LLaVA's ``small_tiles``).
+the tower interpolating its position embeddings (``small_tiles``).
 """
 
 from __future__ import annotations
@@ -33,9 +26,11 @@ from typing import Any
 import torch
 from torch import nn
 
+from ecwidth.engines.facts import Serving, every_vllm
+from ecwidth.families._tiles import small_tiles
 from ecwidth.families.adapter import register
 from ecwidth.families.items import DummySize, ItemSize
-from ecwidth.families.llava import LlavaAdapter, LlavaNextAdapter, small_tiles
+from ecwidth.families.llava import LlavaAdapter, LlavaNextAdapter
 
 
 def frame_tokens(config: Any) -> int:
@@ -49,9 +44,13 @@ class LlavaNextVideoAdapter(LlavaNextAdapter):
     model_types = ("llava_next_video",)
     encoder_attributes = ("vision_tower", "vision_resampler", "multi_modal_projector")
     required_fields = LlavaAdapter.required_fields + ("spatial_pool_stride",)
-    engine = (
-        "vllm LlavaNextVideoForConditionalGeneration (llava_next_video.py): videos only, "
-        "text_config.hidden_size via the pooler and LlavaMultiModalProjector"
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("LlavaNextVideoForConditionalGeneration",),
+            files=("vllm/model_executor/models/llava_next_video.py",),
+            ships="videos only: LlavaNextMultiModalProjector output after the pooler, text_config.hidden_size",
+        )
     )
 
     def config_modalities(self, config: Any) -> tuple[str, ...]:

@@ -1,19 +1,18 @@
-"""MiniCPM-OCR (``minicpm_ocr``): served by vLLM's Transformers backend; MiniCPM-V 4.6's tower and merger, the text width.
+"""MiniCPM-OCR (``minicpm_ocr``): MiniCPM-V 4.6's tower and merger, the text width.
 
-vLLM 0.32 has no MiniCPM-OCR class (its MiniCPM-V classes read the
-``minicpmv4_6`` / remote-code schemas); the Transformers backend
-(``vllm/model_executor/models/transformers/multimodal.py``) ships the
-``pooler_output`` of ``MiniCPMOcrModel.get_image_features`` /
-``get_video_features``: the same pipeline as MiniCPM-V 4.6 (``minicpmv4_6.py``):
-NaViT SigLIP, the window ``vit_merger`` (skipped in ``"4x"`` mode, this
-family's default, for text-dense pages), then ``MiniCPMOcrMerger`` to
-``text_config.hidden_size``, per slice or frame: ``[tokens,
-text_config.hidden_size]``, the width MiniCPM-V 4.6's native class ships.
-Not the width: ``vision_config.hidden_size``.
+The same pipeline as MiniCPM-V 4.6 (``minicpmv4_6.py``): NaViT SigLIP, the
+window ``vit_merger`` (skipped in ``"4x"`` mode, this family's default, for
+text-dense pages), then the merger to the text width, per slice or frame.
+transformers' ``MiniCPMOcrModel.get_image_features`` / ``get_video_features``
+return that in ``pooler_output``, which both engine paths ship.
+
+Both paths load transformers' own MiniCPM-OCR config and processor classes,
+so the records' ``transformers`` field says no vLLM release can load it under
+its declared transformers pin.
 
 Items are MiniCPM-V 4.6's NaViT units; the config has no top-level
 ``image_size``, so a profile slice is the image processor's default
-``scale_resolution`` (448) square.
+``scale_resolution`` (448) square, as the engine's dummy image is.
 """
 
 from __future__ import annotations
@@ -21,12 +20,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.families._backend import BACKEND
+from ecwidth.engines.facts import Serving
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
+from ecwidth.families._backend import backend
+from ecwidth.families._navit import NaViTUnits
 from ecwidth.families.adapter import FamilyAdapter, register
-from ecwidth.families.minicpmv4_6 import NaViTUnits
 
 #: ``MiniCPMOcrImageProcessor.scale_resolution``: the side of a slice, in pixels.
 SCALE_RESOLUTION = 448
+#: The first transformers release with ``minicpm_ocr``'s config and processor classes.
+FIRST_TRANSFORMERS = "5.21.0"
 
 
 @dataclass(frozen=True)
@@ -42,4 +45,18 @@ class MiniCPMOcrAdapter(FamilyAdapter):
     model_types = ("minicpm_ocr",)
     required_fields = ("vision_config.patch_size", "text_config.hidden_size")
     items = {"image": OcrUnits(), "video": OcrUnits()}
-    engine = f"{BACKEND}: text_config.hidden_size via MiniCPMOcrMerger"
+    transformers_since = FIRST_TRANSFORMERS
+    look_alikes = ("vision_config.hidden_size",)
+    serving = {
+        VLLM_0_32: backend(
+            "pooler_output of MiniCPMOcrModel's feature methods: text_config.hidden_size via MiniCPMOcrMerger",
+            transformers=FIRST_TRANSFORMERS,
+        ),
+        VLLM_0_33: Serving(
+            "native",
+            classes=("MiniCPMOcrForConditionalGeneration",),
+            files=("vllm/model_executor/models/minicpm_ocr.py", "vllm/model_executor/models/minicpmv4_6.py"),
+            ships="MiniCPMV4_6Merger output: text_config.hidden_size",
+            transformers=FIRST_TRANSFORMERS,
+        ),
+    }

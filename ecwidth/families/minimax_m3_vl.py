@@ -1,20 +1,14 @@
 """MiniMax-M3-VL: a Qwen-style ViT, a per-patch MLP to the text hidden size, then a 2×2 patch-merge MLP back to it.
 
-vLLM 0.32 serves ``minimax_m3_vl`` with ``MiniMaxM3SparseForConditionalGeneration``
-(``models/minimax_m3/nvidia/model.py``; tower in ``models/minimax_m3/common/vision_tower.py``).
-``embed_multimodal`` runs the vision tower, its projector (vision
-``hidden_size → projector_hidden_size → text hidden``) and ``patch_merge_mlp``
-(``MiniMaxVLPatchMerger``: ``text hidden × merge² → projector_hidden_size →
-text_config.hidden_size``), one tensor per image or video. The width is
-``text_config.hidden_size``. ``projector_hidden_size`` and transformers'
-``merged_hidden_size`` (``text hidden × merge²``) are intermediates, not the width.
-
-transformers' ``MiniMaxM3VLModel.get_image_features`` applies the same
-``multi_modal_projector`` (both MLPs) and splits per item; videos go the same
-way. So the defaults fit. Its MoE language model is built without its layers, as every family's is.
-Published configs keep the remote-code schema (``img_token_compression_config``
-for the merge size, a ``clip_vision_model`` label); ``translate`` maps it onto
-transformers' names.
+The projector maps vision ``hidden_size → projector_hidden_size → text
+hidden``, then ``patch_merge_mlp`` maps ``text hidden × merge² →
+projector_hidden_size → text hidden``: ``projector_hidden_size`` and
+transformers' ``merged_hidden_size`` (``text hidden × merge²``) are
+intermediates, not the width. transformers' ``MiniMaxM3VLModel.get_image_features``
+applies the same ``multi_modal_projector`` (both MLPs) and splits per item;
+videos go the same way. So the defaults fit. Published configs keep the
+remote-code schema (``img_token_compression_config`` for the merge size, a
+``clip_vision_model`` label); ``translate`` maps it onto transformers' names.
 
 Images: the image processor's default budget with Qwen-style ``smart_resize``;
 the profile image is vLLM's largest square in it. Videos: the per-frame
@@ -29,6 +23,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ecwidth.engines.facts import Serving, every_vllm
+from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import PatchGrid
 
@@ -52,12 +48,29 @@ class SquareProfilePatches(PatchGrid):
 class MiniMaxM3VLAdapter(FamilyAdapter):
     model_types = ("minimax_m3_vl",)
     encoder_attributes = ("vision_tower", "multi_modal_projector")
-    engine = (
-        "vllm MiniMaxM3SparseForConditionalGeneration (models/minimax_m3/nvidia/model.py): "
-        "patch_merge_mlp to text_config.hidden_size"
-    )
     required_fields = ("text_config.hidden_size", "vision_config.hidden_size", "vision_config.spatial_merge_size")
     items = {"image": SquareProfilePatches(IMAGE_PIXELS), "video": PatchGrid(VIDEO_PIXELS)}
+    look_alikes = ("projector_hidden_size", "merged_hidden_size", "vision_config.hidden_size")
+    serving = {
+        **every_vllm(
+            Serving(
+                "native",
+                classes=("MiniMaxM3SparseForConditionalGeneration",),
+                files=(
+                    "vllm/models/minimax_m3/nvidia/model.py",
+                    "vllm/models/minimax_m3/amd/model.py",
+                    "vllm/models/minimax_m3/common/vision_tower.py",
+                ),
+                ships="patch_merge_mlp output: text_config.hidden_size",
+            )
+        ),
+        SGLANG_0_5_23: Serving(
+            "native",
+            classes=("MiniMaxM3SparseForConditionalGeneration",),
+            files=("sglang/srt/models/minimax_m3_vl.py", "sglang/srt/models/minimax_vl_common.py"),
+            ships="MiniMaxVLVisionModel (patch merger) output: text_config.hidden_size",
+        ),
+    }
 
     def translate(self, raw: dict[str, Any]) -> dict[str, Any]:
         """Published MiniMax-M3 configs keep the remote-code schema: the merge and temporal patch sizes sit in

@@ -1,88 +1,32 @@
 """Mistral 3 (Mistral-Small-3.1): Pixtral vision, a learned patch merger, then a projector to the LM width.
 
-vLLM's ``Mistral3ForConditionalGeneration.embed_multimodal`` runs each image
-through the Pixtral tower and ``multi_modal_projector`` (RMSNorm, merging of
-``spatial_merge_size``² patches, two linears to the text width) and ships
-``[merged patches, text hidden_size]`` per image. The ``[IMG_BREAK]`` and
-``[IMG_END]`` tokens of the prompt are text embeddings, not part of the
-shipped tensor. The Pixtral width (``vision_config.hidden_size``) is not
-what crosses the wire.
+The projector (RMSNorm, the merging of ``spatial_merge_size``² patches, two
+linears to the text width) is what crosses the wire, one row per merged
+patch; the ``[IMG_BREAK]`` and ``[IMG_END]`` tokens of the prompt are text
+embeddings, not part of the shipped tensor.
 
-Pixtral takes any image size in whole patches, so the minimal item is a
-1 × 2 strip of merged patches (transformers' ``get_image_features`` squeezes
-away the token axis of a one-token item). The profile item is the one vLLM profiles: a square image of
-the processor's longest edge (``vision_config.image_size``).
+Items are Pixtral's (``ecwidth.families._pixtral``): whole merged patches of
+any image up to the longest edge, with its ``image_sizes``.
 """
 
 from __future__ import annotations
 
-import math
-from typing import Any
-
-import torch
-
+from ecwidth.engines.facts import Serving, every_vllm
+from ecwidth.families._pixtral import PIXTRAL_FIELDS, PixtralImage
 from ecwidth.families.adapter import FamilyAdapter, register
-from ecwidth.families.items import ItemKind, ItemSize
-
-#: (rows, cols) of merged patches in the minimal item: one would do, but transformers'
-#: ``get_image_features`` squeezes the token axis of a one-token item away.
-MINIMAL_GRID = (1, 2)
-
-
-class PixtralImage(ItemKind):
-    """One image of whole merged patches, any size up to the longest edge, with its ``image_sizes``."""
-
-    counts_tokens = True
-
-    def make(self, config, modality, size, *, max_tokens, dtype, device):
-        side = 1 if size == "minimal" else _profile_side(config)
-        if max_tokens is not None:
-            side = min(side, math.isqrt(max_tokens))
-        rows, cols = (side, side) if side > 1 else MINIMAL_GRID
-        merged = config.spatial_merge_size * config.vision_config.patch_size
-        height, width = rows * merged, cols * merged
-        channels = config.vision_config.num_channels
-        return {
-            "pixel_values": torch.randn(1, channels, height, width, dtype=dtype, device=device),
-            "image_sizes": torch.tensor([[height, width]], device=device),
-        }
-
-    def tokens(self, config: Any, item: ItemSize) -> int:
-        rows, cols = _merged_grid(config, item.height, item.width)
-        return rows * cols
-
-    def profile_tokens(self, config: Any, modality: str) -> int:
-        longest = config.vision_config.image_size
-        rows, cols = _merged_grid(config, longest, longest)
-        return rows * cols
 
 
 @register
 class Mistral3Adapter(FamilyAdapter):
     model_types = ("mistral3",)
-    engine = (
-        "vllm Mistral3ForConditionalGeneration (mistral3.py): patch merger and projector to text_config.hidden_size"
-    )
-    required_fields = (
-        "spatial_merge_size",
-        "vision_config.image_size",
-        "vision_config.patch_size",
-        "text_config.hidden_size",
-    )
+    required_fields = PIXTRAL_FIELDS
     items = {"image": PixtralImage()}
-
-
-def _merged_grid(config: Any, height: int, width: int) -> tuple[int, int]:
-    """(rows, cols) of merged patches: the image shrunk to the longest edge, then covered by merged patches."""
-    longest = config.vision_config.image_size
-    ratio = max(height / longest, width / longest)
-    if ratio > 1:
-        height, width = math.floor(height / ratio), math.floor(width / ratio)
-    merged = config.vision_config.patch_size * config.spatial_merge_size
-    return math.ceil(height / merged), math.ceil(width / merged)
-
-
-def _profile_side(config: Any) -> int:
-    """Merged patches along each side of the profile image, within the tower's rotary table."""
-    vision = config.vision_config
-    return vision.image_size // vision.patch_size // config.spatial_merge_size
+    look_alikes = ("vision_config.hidden_size",)
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("Mistral3ForConditionalGeneration",),
+            files=("vllm/model_executor/models/mistral3.py",),
+            ships="Mistral3MultiModalProjector output: text_config.hidden_size",
+        )
+    )

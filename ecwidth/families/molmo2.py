@@ -1,24 +1,18 @@
 """Molmo2 (``molmo2``): SigLIP crops, multi-layer features, attention pooling, an MLP to ``text_hidden_size``.
 
-vLLM 0.32's ``Molmo2ForConditionalGeneration`` (``model_executor/models/molmo2.py``)
-runs every crop through the ViT, concatenates the ``vit_layers`` feature maps,
-pools each window of patches with attention (``image_pooling_2d``) and projects
-with ``ImageProjectorMLP``, whose ``output_dim`` is
-``adapter_config.text_hidden_size``. ``embed_multimodal`` ships one tensor
-per image (its low-res crop and high-res crops' pooled tokens) or video (its
-frames' pooled tokens): ``[tokens, adapter_config.text_hidden_size]``. Keys
-``image`` and ``video``.
+Every crop runs through the ViT; the ``vit_layers`` feature maps are
+concatenated, each window of patches is pooled with attention and projected
+by the adapter's MLP, whose output is ``adapter_config.text_hidden_size``.
+An image ships its low-res crop's and high-res crops' pooled tokens, a video
+its frames'.
 
-The engine reads the original schema (``vit_config``,
+vLLM's class reads the original remote-code schema (``vit_config``,
 ``adapter_config.vit_layers``, ``pooling_attention_mask``), which
 transformers' ``Molmo2Config`` renames (``vision_config``,
-``vision_feature_layer``), so a transformers-format config is measured
-through transformers' ``Molmo2Model``: ``get_image_features`` /
-``get_video_features`` run the same layers, pooling and projector
-(``Molmo2ImageProjectorMLP.down_proj`` to ``text_hidden_size``) and agree.
-The width is ``adapter_config.text_hidden_size``, not ``text_config.hidden_size``
-(equal in published checkpoints), nor ``adapter_config.hidden_size`` (the
-pooling width) times the number of feature layers.
+``vision_feature_layer``), so a transformers-format config is measured through
+transformers' ``Molmo2Model``, which runs the same layers, pooling and
+projector. The width equals ``text_config.hidden_size`` in published
+checkpoints only because the LM must take it.
 
 Items: every crop has exactly ``num_position_embeddings`` patches (the
 position table is not interpolated). The minimal item is one crop pooled to
@@ -35,7 +29,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.engines.facts import Serving, every_vllm
+from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import ItemKind
 
 #: The image processor's ``max_crops``; vLLM's profile image fills them, plus the low-res crop.
@@ -111,6 +106,7 @@ class PooledCrops(ItemKind):
 @register
 class Molmo2Adapter(FamilyAdapter):
     model_types = ("molmo2",)
+    transformers_since = "5.20.0"
     required_fields = (
         "adapter_config.text_hidden_size",
         "adapter_config.vision_feature_layer",
@@ -118,11 +114,13 @@ class Molmo2Adapter(FamilyAdapter):
         "vision_config.patch_size",
     )
     items = {"image": PooledCrops(), "video": PooledCrops()}
-    engine = (
-        "vllm Molmo2ForConditionalGeneration (molmo2.py): adapter_config.text_hidden_size via ImageProjectorMLP; "
-        "it reads the original vit_config schema, transformers' Molmo2Model ships the same width"
+    width_fields = {"*": FieldWidth("adapter_config.text_hidden_size")}
+    look_alikes = ("text_config.hidden_size", "adapter_config.hidden_size")
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("Molmo2ForConditionalGeneration",),
+            files=("vllm/model_executor/models/molmo2.py",),
+            ships="ImageProjectorMLP output: adapter_config.text_hidden_size (the original vit_config schema)",
+        )
     )
-
-    def predict(self, config: Any) -> dict[str, int]:
-        width = int(config.adapter_config.text_hidden_size)
-        return {modality: width for modality in self.config_modalities(config)}

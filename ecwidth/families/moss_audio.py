@@ -1,24 +1,16 @@
 """MOSS-Audio (``moss_audio``): an engine-only family, its width predicted from vLLM's formula, never measured.
 
-vLLM 0.32 serves it with ``MossAudioModel`` (``model_executor/models/moss_audio.py``),
-which also defines the config class (``MossAudioConfig``); transformers
-5.24 knows no ``moss_audio`` config or model, so no transformers class can
-build the tower and ecwidth reads the config only (``engine_only``).
+The config class is vLLM's own (in its model file); transformers knows no
+``moss_audio`` config or model, so no transformers class can build the tower
+and ecwidth reads the config only (``engine_only``).
 
-What the engine ships, per audio clip (``_process_audio_input``): the
-Whisper-like ``MossAudioEncoder`` output through the ``audio_adapter``
-(``GatedMLP`` to ``language_config.hidden_size``), then, when DeepStack is on,
-one more ``GatedMLP`` map of the same width per captured encoder layer,
-concatenated on the last dim as ``[main, level 0, level 1, ...]``
-(``embed_input_ids`` splits them back, ``_split_multimodal_embeddings``).
+Per clip, the Whisper-like encoder's output goes through the ``audio_adapter``
+(a ``GatedMLP`` to the LM width), then, when DeepStack is on, one more
+``GatedMLP`` map of the same width per captured encoder layer, concatenated on
+the last dim as ``[main, level 0, level 1, ...]`` (the LM splits them back).
 The number of levels is ``len(audio_config.deepstack_encoder_layer_indexes)``,
-capped by ``deepstack_num_inject_layers`` where that is set. So the width is::
-
-    language_config.hidden_size × (1 + min(len(deepstack_encoder_layer_indexes), deepstack_num_inject_layers))
-
-Fields that look like the width but are not: ``audio_config.d_model`` and
-``output_dim`` (the encoder), ``adapter_hidden_size`` (inside the GatedMLP).
-Where the config omits them, the engine's defaults apply, as here:
+capped by ``deepstack_num_inject_layers`` where that is set. Where the config
+omits them, the engine's defaults apply, as here:
 ``deepstack_encoder_layer_indexes`` ``[8, 16, 24]`` (``MossAudioEncoderConfig``),
 ``null`` meaning none, and no cap. Audio is the only modality.
 """
@@ -27,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 
 #: ``MossAudioEncoderConfig``'s default DeepStack capture layers, where ``audio_config`` names none.
@@ -36,12 +29,19 @@ DEFAULT_DEEPSTACK_LAYERS = (8, 16, 24)
 @register
 class MossAudioAdapter(FamilyAdapter):
     model_types = ("moss_audio",)
+    transformers_since = "5.24.0"  # no model class before 5.24
     engine_only = True
     required_fields = ("language_config.hidden_size",)
     predicted_only = {"audio": "no transformers class can build this family (its config class is vLLM's own)"}
-    engine = (
-        "vllm MossAudioModel (moss_audio.py), engine only: language_config.hidden_size × "
-        "(1 + min(len(audio_config.deepstack_encoder_layer_indexes), deepstack_num_inject_layers))"
+    look_alikes = ("audio_config.d_model", "audio_config.output_dim")
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("MossAudioModel",),
+            files=("vllm/model_executor/models/moss_audio.py",),
+            ships="language_config.hidden_size x (1 + min(len(audio_config.deepstack_encoder_layer_indexes), "
+            "deepstack_num_inject_layers))",
+        )
     )
 
     def lm_hidden_size(self, config: Any) -> int:
@@ -56,4 +56,5 @@ class MossAudioAdapter(FamilyAdapter):
         return levels if cap is None else max(0, min(levels, int(cap)))
 
     def predict(self, config: Any) -> dict[str, int]:
+        # Not a field lookup: the engine's default layers stand in for an absent list, and a cap applies.
         return {"audio": self.lm_hidden_size(config) * (1 + self.deepstack_levels(config, "audio"))}

@@ -1,14 +1,11 @@
 """MOSS-Transcribe-Diarize: a Whisper tower, 4 rows merged into one, then the VQ adaptor into the LM.
 
-vLLM 0.32's ``MossTranscribeDiarizeForConditionalGeneration.embed_multimodal``
-(``moss_transcribe_diarize.py``) ships, per clip (key ``audio``), each 30 s
-window's rows (rounded up to whole merge groups) merged ``audio_merge_size``
-(4) at a time into ``adaptor_input_dim`` = ``audio_config.hidden_size × 4``
-channels, through ``vq_adaptor`` (linear, SiLU, linear, LayerNorm) to
-``text_config.hidden_size``: ``[tokens, text_config.hidden_size]``. The
-merged channels are not the width. transformers' ``get_audio_features``
-does the same (``multi_modal_projector``) and returns it as
-``pooler_output``: the default ``pack``.
+Per clip, each 30 s window's rows (rounded up to whole merge groups) are
+merged ``audio_merge_size`` (4) at a time into ``adaptor_input_dim`` channels,
+then the VQ adaptor (linear, SiLU, linear, LayerNorm) takes them to the text
+width. transformers' ``get_audio_features`` does the same
+(``multi_modal_projector``) and returns it as ``pooler_output``: the default
+``pack``.
 
 A window of ``L`` real frames yields ``ceil(((L - 1) // 2 + 1) / 4)`` tokens
 (375 a full window); vLLM's dummy builder makes a 90-minute clip
@@ -27,6 +24,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families._whisper_audio import WindowedMel, conv_rows, first_rows
 from ecwidth.families.adapter import FamilyAdapter, register, rows
 
@@ -45,12 +43,18 @@ class MergedWindows(WindowedMel):
 @register
 class MossTranscribeDiarizeAdapter(FamilyAdapter):
     model_types = ("moss_transcribe_diarize",)
+    transformers_since = "5.20.0"
     encoder_attributes = ("audio_tower", "multi_modal_projector")
     required_fields = ("text_config.hidden_size",)
     items = {"audio": MergedWindows(min_frames=1, profile_seconds=MAX_AUDIO_SECONDS)}
-    engine = (
-        "vllm MossTranscribeDiarizeForConditionalGeneration (moss_transcribe_diarize.py): vq_adaptor output, "
-        "text_config.hidden_size; the same as transformers"
+    look_alikes = ("audio_config.hidden_size", "adaptor_input_dim")
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("MossTranscribeDiarizeForConditionalGeneration",),
+            files=("vllm/model_executor/models/moss_transcribe_diarize.py",),
+            ships="vq_adaptor output: text_config.hidden_size",
+        )
     )
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:

@@ -1,20 +1,13 @@
 """Muse Glimmer: a windowed ViT with a 2×2 pixel shuffle, an MLP adapter, then a projection to the text hidden size.
 
-vLLM 0.32 serves ``muse_glimmer`` with ``MuseGlimmerForCausalLM``
-(``model_executor/models/muse_glimmer.py``, the arch key
-``MuseGlimmerForConditionalGeneration`` maps to it). ``embed_multimodal``
-runs ``MuseGlimmerVisionEncoder`` (pixel shuffle to ``output_dim``),
-``MuseGlimmerVisionAdapter`` (to ``adapter_dim``), ``vision_projection``
-(``nn.Linear(adapter_dim, text_config.hidden_size)``) and
-``perception_emb_norm``, one tensor per image or video. The width is
-``text_config.hidden_size`` for both.
-
-vLLM parses the config with its own ``MuseGlimmerConfig``
-(``transformers_utils/configs/muse_glimmer.py``: ``vision_config.output_dim`` /
-``adapter_dim``); transformers' schema puts the same sizes at the top level as
-``out_hidden_size`` / ``projector_hidden_size``. Neither is the width: both are
-the projection's inputs. transformers' ``MuseGlimmerModel.get_image_features``
-applies the adapter, projection and norm as vLLM does, so the defaults fit.
+The engine runs the vision encoder (pixel shuffle to ``out_hidden_size``),
+the adapter (to ``projector_hidden_size``), ``vision_projection`` to the text
+width and ``perception_emb_norm``, one tensor per image or video.
+transformers' ``MuseGlimmerModel.get_image_features`` applies the same
+adapter, projection and norm, so the defaults fit. vLLM first parsed the
+config with a schema of its own, which names the two inner sizes
+``vision_config.output_dim`` / ``adapter_dim``; either way they are the
+projection's inputs, not the width.
 
 Profile items are vLLM's dummies at the default processor settings: a square
 image of ``max_image_tokens`` (4096) merged tokens, and a video of
@@ -32,6 +25,8 @@ from typing import Any
 
 import torch
 
+from ecwidth.engines.facts import Serving
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import ItemKind, cap_grid
 
@@ -70,10 +65,6 @@ class GlimmerPatches(ItemKind):
 @register
 class MuseGlimmerAdapter(FamilyAdapter):
     model_types = ("muse_glimmer",)
-    engine = (
-        "vllm MuseGlimmerForCausalLM (muse_glimmer.py; its own MuseGlimmerConfig schema): "
-        "vision_projection to text_config.hidden_size, as here"
-    )
     required_fields = (
         "text_config.hidden_size",
         "out_hidden_size",
@@ -82,3 +73,23 @@ class MuseGlimmerAdapter(FamilyAdapter):
         "vision_config.merge_size",
     )
     items = {"image": GlimmerPatches(), "video": GlimmerPatches()}
+    look_alikes = ("out_hidden_size", "projector_hidden_size")
+    serving = {
+        # The arch key MuseGlimmerForConditionalGeneration maps to this class; 0.32 parses the config with
+        # vLLM's own MuseGlimmerConfig (its configs file), 0.33 with transformers'.
+        VLLM_0_32: Serving(
+            "native",
+            classes=("MuseGlimmerForCausalLM",),
+            files=(
+                "vllm/model_executor/models/muse_glimmer.py",
+                "vllm/transformers_utils/configs/muse_glimmer.py",
+            ),
+            ships="vision_projection output (from vision_config.adapter_dim): text_config.hidden_size",
+        ),
+        VLLM_0_33: Serving(
+            "native",
+            classes=("MuseGlimmerForCausalLM",),
+            files=("vllm/model_executor/models/muse_glimmer.py",),
+            ships="vision_projection output (from projector_hidden_size): text_config.hidden_size",
+        ),
+    }

@@ -1,32 +1,27 @@
 """Muse Spark (``muse_spark``): Muse Glimmer's vision path at the text width, and a waveform tower at its own.
 
-vLLM 0.32 has no class for it; the Transformers backend
-(``vllm/model_executor/models/transformers/multimodal.py``; whether the class
-passes the backend's gate is not verified) ships the ``pooler_output`` of
-``MuseSparkModel.get_<modality>_features``:
-
-- ``image`` and ``video``: Muse Glimmer's path, the vision tower (pixel shuffle to
-  ``out_hidden_size``), ``vision_adapter`` (to ``projector_hidden_size``),
-  ``vision_projection`` to ``text_config.hidden_size`` and
-  ``perception_emb_norm``: ``[merged tokens, text hidden]``. Not the width:
-  ``out_hidden_size`` or ``projector_hidden_size``.
+- ``image`` and ``video``: Muse Glimmer's path, the vision tower (pixel shuffle
+  to ``out_hidden_size``), the adapter (to ``projector_hidden_size``),
+  ``vision_projection`` to the text width and ``perception_emb_norm``.
 - ``audio``: the 24 kHz waveform through the audio tower's conv stages
   (``prod(patch_sizes)`` = 1920 samples a token), its ``proj`` to
   ``audio_config.out_hidden_size`` and norm, then the LM embedding's
-  ``embed_norm`` (an RMSNorm with no weights, so zeros stand in for nothing):
-  ``[ceil(samples / 1920), audio_config.out_hidden_size]``. No projector
-  follows; ``MuseSparkConfig`` requires ``audio_config.out_hidden_size`` to
-  equal ``text_config.hidden_size`` (the rows are scattered onto the text
-  embeddings), so every modality ships the text width.
+  ``embed_norm`` (an RMSNorm with no weights, so zeros stand in for nothing).
+  No projector follows: the rows are scattered onto the text embeddings, so
+  every config class (transformers', vLLM's, SGLang's) requires
+  ``audio_config.out_hidden_size`` to equal the text hidden size.
 
-The model class declares only ``image`` and ``video`` in ``input_modalities``
-although it has ``get_audio_features`` and the processor takes audio, which
-is what the backend goes by; audio is measured wherever ``audio_config`` is set.
+The transformers model class declares only ``image`` and ``video`` in
+``input_modalities`` although it has ``get_audio_features`` and the processor
+takes audio, which is what the engines go by; audio is measured wherever
+``audio_config`` is set (every engine's config class requires it).
 
 Items: images and videos are Muse Glimmer's (the same processors); audio is
 a waveform ``[1, samples]`` padded to whole tokens, as ``MuseSparkFeatureExtractor``
 pads it, with its ``input_values_mask``; one sample is the minimal clip. The
-feature extractor has no ``chunk_length``, so the backend profiles 30 s: 375 tokens.
+feature extractor has no ``chunk_length``, so the Transformers backend profiles
+30 s: 375 tokens. The engine's own class profiles smaller items (448² images,
+4-frame videos, 1 s of audio), at the same widths.
 """
 
 from __future__ import annotations
@@ -34,10 +29,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.families._backend import BACKEND
-from ecwidth.families.adapter import register
+from ecwidth.engines.facts import Serving
+from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
+from ecwidth.families._backend import backend
+from ecwidth.families.adapter import FieldWidth, register
 from ecwidth.families.items import HopWaveform
 from ecwidth.families.muse_glimmer import MuseGlimmerAdapter
+
+#: The first transformers release with ``muse_spark``'s config and model classes.
+FIRST_TRANSFORMERS = "5.20.0"
 
 
 @dataclass(frozen=True)
@@ -54,11 +54,36 @@ class AudioPatches(HopWaveform):
 @register
 class MuseSparkAdapter(MuseGlimmerAdapter):
     model_types = ("muse_spark",)
-    engine = (
-        f"{BACKEND}: image and video text_config.hidden_size via vision_projection; "
-        "audio audio_config.out_hidden_size (= text_config.hidden_size), the audio tower's proj"
-    )
     items = {**MuseGlimmerAdapter.items, "audio": AudioPatches()}
+    transformers_since = FIRST_TRANSFORMERS
+    width_fields = {"audio": FieldWidth("audio_config.out_hidden_size")}
+    serving = {
+        VLLM_0_32: backend(
+            "pooler_output: text_config.hidden_size via vision_projection; audio the audio tower's proj, "
+            "audio_config.out_hidden_size",
+            transformers=FIRST_TRANSFORMERS,
+            moe=True,
+        ),
+        VLLM_0_33: Serving(
+            "native",
+            classes=("MuseSparkForConditionalGeneration",),
+            files=(
+                "vllm/models/muse_spark/common/omni.py",
+                "vllm/models/muse_spark/common/audio.py",
+                "vllm/models/muse_spark/nvidia/multimodal.py",
+                "vllm/models/muse_spark/amd/multimodal.py",
+            ),
+            ships="image and video vision_projection output, text_config.hidden_size; audio AutoEncoder.o_proj "
+            "output, audio_config.out_hidden_size",
+        ),
+        SGLANG_0_5_23: Serving(
+            "native",
+            classes=("MuseSparkForConditionalGeneration",),
+            files=("sglang/srt/models/muse_spark_omni.py", "sglang/srt/layers/muse_spark/muse_spark_audio.py"),
+            ships="image and video vision_projection output, text_config.hidden_size; audio the audio tower's "
+            "output, audio_config.out_hidden_size",
+        ),
+    }
 
     def config_modalities(self, config: Any) -> tuple[str, ...]:
         vision = super().config_modalities(config)

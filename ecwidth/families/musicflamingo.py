@@ -1,19 +1,11 @@
 """Music Flamingo (``musicflamingo``): Audio Flamingo 3's tower and projector, with rotary time embeddings between.
 
-vLLM served Music Flamingo natively until 0.24 (``_PREVIOUSLY_SUPPORTED_MODELS``
-in ``registry.py``); 0.32 has no class for it, and its Transformers backend
-(``vllm/model_executor/models/transformers/multimodal.py``) **cannot ship its
-audio**: ``MusicFlamingoModel.get_audio_features`` takes the prompt's
+No engine path ships it: its ``get_audio_features`` takes the prompt's
 ``input_ids`` (it reads each clip's windows from the runs of audio
-placeholders to time-stamp the rows), and the backend drops ``input_ids``
-from the processor's output and calls ``get_audio_features(input_features,
-return_dict=True, **kwargs)`` without them (inferred from the code, not
-run). We measure what transformers' model feeds its LM: the Audio Flamingo 3
-encoder (``audioflamingo3_encoder``), the rotary time embedding over its rows
-(which keeps their width, ``audio_config.hidden_size``), then
-``multi_modal_projector`` (``linear_1``: the tower's width to the LM's,
-``linear_2``: LM to LM), the rows the mask covers:
-``[tokens, text_config.hidden_size]``. The tower's width is not the width.
+placeholders to time-stamp the rows). We measure what transformers' model
+feeds its LM: the Audio Flamingo 3 encoder, the rotary time embedding over
+its rows (which keeps their width), then ``multi_modal_projector`` to the
+text width, the rows the mask covers.
 
 Items are Audio Flamingo 3's (a window of ``L`` real frames yields
 ``((L - 1) // 2 + 1 - 2) // 2 + 1`` tokens, 750 a full window), plus the
@@ -26,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ecwidth.engines.facts import every_vllm, not_served
 from ecwidth.families._whisper_audio import PooledWindows
 from ecwidth.families.adapter import register
 from ecwidth.families.audioflamingo3 import AudioFlamingo3Adapter
@@ -52,7 +45,10 @@ class MusicFlamingoAdapter(AudioFlamingo3Adapter):
     model_types = ("musicflamingo",)
     required_fields = ("text_config.hidden_size", "audio_config.hidden_size")
     items = {"audio": PlaceholderWindows(min_frames=3, profile_seconds=MAX_AUDIO_SECONDS)}
-    engine = (
-        "none in vLLM 0.32 (native until 0.24); its Transformers backend cannot ship it: get_audio_features needs "
-        "the input_ids the backend drops. transformers feeds the LM text_config.hidden_size (multi_modal_projector)"
+    look_alikes = ("audio_config.hidden_size",)
+    serving = every_vllm(
+        not_served(
+            "no class (served until vLLM 0.24, registry.py _PREVIOUSLY_SUPPORTED_MODELS); the Transformers backend "
+            "(transformers/multimodal.py) drops the input_ids that MusicFlamingoModel.get_audio_features needs"
+        )
     )

@@ -1,18 +1,13 @@
-"""Nemotron 3.5 Transcribe (``nemo_speechlm``): served by vLLM's Transformers backend; the linear projector, the text width.
+"""Nemotron 3.5 Transcribe (``nemo_speechlm``): a speech encoder and a diarization model, one linear to the text width.
 
-vLLM 0.32 has no class for it; the Transformers backend
-(``vllm/model_executor/models/transformers/multimodal.py``) ships the
-``pooler_output`` of ``Nemotron3_5TranscribeModel.get_audio_features``: the
-audio tower (the speech recognition encoder, ``subsampling_factor`` mel frames
-stacked into one row, beside a diarization model whose speaker activity is
-embedded and added, ``audio_config.hidden_size`` = ``asr_config.hidden_size``
-wide), then ``multi_modal_projector`` (one linear to
-``text_config.hidden_size``), the rows the mask covers:
-``[ceil(frames / subsampling_factor), text hidden]``. The projector is the last
-step before the LM, so a native class would ship the same width. Not the
-width: ``asr_config.hidden_size`` (1280 published) or the diarization
-model's. The word-timestamp encoder feeds a head, not the LM: it is not the
-encoder here.
+``Nemotron3_5TranscribeModel.get_audio_features`` runs the audio tower (the
+speech recognition encoder, ``subsampling_factor`` mel frames stacked into
+one row, beside a diarization model whose speaker activity is embedded and
+added), then ``multi_modal_projector`` (one linear to the text width), the
+rows the mask covers: ``[ceil(frames / subsampling_factor), text hidden]``.
+The projector is the last step before the LM, so a native class would ship
+the same width. The word-timestamp encoder feeds a head, not the LM: it is
+not the encoder here.
 
 Items: a log-mel spectrogram ``[1, frames, mel bins]`` (frames first), padded
 to a multiple of ``subsampling_factor`` frames with its mask of real frames, as
@@ -28,7 +23,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.families._backend import BACKEND
+from ecwidth.engines.facts import every_vllm
+from ecwidth.families._backend import backend
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import MelFrames
 
@@ -76,7 +72,16 @@ class StackedFrames(MelFrames):
 @register
 class NemoSpeechLMAdapter(FamilyAdapter):
     model_types = ("nemo_speechlm",)
+    transformers_since = "5.22.0"
     encoder_attributes = ("audio_tower", "multi_modal_projector")
     required_fields = ("text_config.hidden_size",)
     items = {"audio": StackedFrames()}
-    engine = f"{BACKEND}: text_config.hidden_size via multi_modal_projector (one linear)"
+    look_alikes = (
+        "audio_config.hidden_size",
+        "audio_config.asr_config.hidden_size",
+        "audio_config.diarization_config.audio_config.hidden_size",
+    )
+    serving = every_vllm(
+        # NemotronHConfig counts routed experts (8 by default), so the backend picks its MoE class
+        backend("pooler_output: text_config.hidden_size via multi_modal_projector", transformers="5.22.0", moe=True)
+    )

@@ -1,28 +1,14 @@
 """Nemotron-H Omni: RADIO vision with pixel shuffle and ``mlp1``, Parakeet audio with a projection, all to the text width.
 
-vLLM 0.32 serves the family with ``NemotronH_Nano_VL_V2``
-(``vllm/model_executor/models/nano_nemotron_vl.py``, also behind the
-``NemotronH_*_Omni_Reasoning_V3`` architecture keys). Its
-``embed_multimodal`` ships, per item:
-
-- image: RADIO features, pixel-shuffled by ``downsample_ratio``, through
-  ``mlp1`` (``RMSNorm``, ``vit_hidden_size / ratio²`` → ``projector_hidden_size``
-  → ``text_config.hidden_size``), viewed as ``[-1, text hidden]``
-  (``_process_image_input``);
-- audio: ``ProjectedParakeet``: the Parakeet encoder, then a projection to
-  ``llm_hidden_size`` = ``text_config.hidden_size``; the valid rows of each
-  clip (``_process_audio_input``);
-- video: the frames' ``mlp1`` output merged by ``_create_final_video_embeddings``
-  (~1352) into the text embeddings of the frame indicator and separator
-  tokens, which it takes from the language model's ``embed_tokens`` (~1409),
-  EVS or not. The width is still the text hidden size, but the item cannot be
-  built without the LM's real embedding table, so the adapter
-  declares video ``predicted_only``: ``predict`` answers for it, and a
-  measurement covers image and audio and says why video is left out.
-
-Width: ``text_config.hidden_size`` for every modality; the projector widths
-(``projector_hidden_size``, ``audio_config.projection_hidden_size``) and the
-tower widths (``vit_hidden_size``, Parakeet ``hidden_size``) are not it.
+Images go through RADIO, a pixel shuffle by ``downsample_ratio`` and ``mlp1``
+to the text width; audio through the Parakeet encoder and a projection to it.
+A video item is the frames' ``mlp1`` output merged by
+``_create_final_video_embeddings`` into the text embeddings of the frame
+indicator and separator tokens, which the engine takes from the language
+model's ``embed_tokens``, pruning or not. The width is still the text hidden
+size, but the item cannot be built without the LM's real embedding table, so
+the adapter declares video ``predicted_only``: ``predict`` answers for it,
+and a measurement covers image and audio and says why video is left out.
 
 vLLM reads the remote-code schema (``vit_hidden_size``, ``sound_config``,
 ``llm_config``), which transformers' ``NemotronH_Omni_Reasoning_V3_Config``
@@ -49,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ecwidth.engines.facts import PRUNING, Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import MEL_FRAMES_PER_SECOND, ItemKind
 
@@ -106,20 +93,30 @@ class IndicatorVideo(ItemKind):
 @register
 class NemotronHOmniAdapter(FamilyAdapter):
     model_types = ("nemotron_h_omni",)
+    transformers_since = "5.18.0"
     model_class = "NemotronH_Omni_Reasoning_V3"
     required_fields = ("llm_config.hidden_size",)
     items = {"image": RadioPatches(), "video": IndicatorVideo(), "audio": ParakeetMel()}
-    # vLLM's class takes --video-pruning-rate; pruning drops video rows and appends no channels.
-    supported_options = frozenset({"video_pruning_rate"})
     predicted_only = {
         "video": "its items merge the text embeddings of frame indicator tokens from the language model's "
         "embed_tokens into the frame features (vLLM _create_final_video_embeddings), so they cannot be built "
         "without the LM's real weights"
     }
-    engine = (
-        "vllm NemotronH_Nano_VL_V2 (nano_nemotron_vl.py) on the remote-code schema: text_config.hidden_size "
-        "for image (mlp1), audio (ProjectedParakeet) and video, whose items mix in LM token embeddings; "
-        "agrees with transformers' NemotronH_Omni_Reasoning_V3"
+    look_alikes = (
+        "vision_hidden_size",
+        "projector_hidden_size",
+        "audio_config.hidden_size",
+        "audio_config.projection_hidden_size",
+    )
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("NemotronH_Nano_VL_V2",),
+            files=("vllm/model_executor/models/nano_nemotron_vl.py", "vllm/model_executor/models/parakeet.py"),
+            ships="text_config.hidden_size: image mlp1, audio ProjectedParakeet, video mixed with LM token "
+            "embeddings; pruning drops video rows, adds no channels",
+            options=PRUNING,
+        )
     )
 
     def required_paths(self, raw: Any) -> tuple[str, ...]:

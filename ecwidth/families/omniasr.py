@@ -1,16 +1,11 @@
-"""OmniASR-LLM (``omniasr``): served by vLLM's Transformers backend; a wav2vec2 tower and one linear, the text width.
+"""OmniASR-LLM (``omniasr``): a wav2vec2 tower and one linear to the text width.
 
-vLLM 0.32 has no OmniASR class; the Transformers backend
-(``vllm/model_executor/models/transformers/multimodal.py``) takes the
-processor's ``input_values`` as the audio input and ships the
-``pooler_output`` of ``OmniASRModel.get_audio_features``: the waveform through
-the tower's conv feature encoder (``conv_kernel`` / ``conv_stride``, 320
-samples a frame by default) and its projection to ``audio_config.hidden_size``,
-the transformer layers, then ``multi_modal_projector`` (one linear to
-``text_config.hidden_size``), the frames the ``padding_mask`` covers:
-``[frames, text hidden]``. The projector is the last step before the LM, so a
-native class would ship the same width. Not the width:
-``audio_config.hidden_size`` and ``conv_dim``.
+``OmniASRModel.get_audio_features`` takes the waveform (the processor's
+``input_values``) through the tower's conv feature encoder (``conv_kernel`` /
+``conv_stride``, 320 samples a frame by default) and its projection, the
+transformer layers, then ``multi_modal_projector`` (one linear to the text
+width), the frames the ``padding_mask`` covers. The projector is the last step
+before the LM, so a native class would ship the same width.
 
 Items: a 16 kHz waveform ``[1, 1, samples]`` and its ``padding_mask``. A clip
 yields one frame per step of the conv stack, ``L → (L - kernel) // stride + 1``
@@ -24,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.families._backend import BACKEND
+from ecwidth.engines.facts import every_vllm
+from ecwidth.families._backend import backend
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import Waveform
 
@@ -56,7 +52,11 @@ class ConvFrames(Waveform):
 @register
 class OmniASRAdapter(FamilyAdapter):
     model_types = ("omniasr",)
+    transformers_since = "5.24.0"
     encoder_attributes = ("audio_tower", "multi_modal_projector")
     required_fields = ("text_config.hidden_size", "audio_config.conv_kernel", "audio_config.conv_stride")
     items = {"audio": ConvFrames()}
-    engine = f"{BACKEND}: text_config.hidden_size via multi_modal_projector (one linear)"
+    look_alikes = ("audio_config.hidden_size",)
+    serving = every_vllm(
+        backend("pooler_output: text_config.hidden_size via multi_modal_projector", transformers="5.24.0")
+    )

@@ -1,15 +1,9 @@
 """PaddleOCR-VL: a SigLIP NaViT tower, then a 2×2-merge projector to the LM's hidden size.
 
-vLLM 0.32 serves ``paddleocr_vl`` with ``PaddleOCRVLForConditionalGeneration``
-(``model_executor/models/paddleocr_vl.py``): images only. ``_process_image_input``
-runs ``SiglipVisionModel`` per image, then ``mlp_AR`` (its ``Projector``:
-``pre_norm`` at ``vision_config.hidden_size``, 2×2 patches stacked to 4 ×
-that, ``linear_1``, ``linear_2`` to ``config.hidden_size``); vLLM copies the
-text config's fields onto the top-level config first, so that is
-``text_config.hidden_size``. ``embed_multimodal`` ships ``[h·w / 4,
-text_config.hidden_size]`` per image. The 4 × ``vision_config.hidden_size``
-inside the projector is not the width.
-
+The projector (``mlp_AR``: ``pre_norm`` at ``vision_config.hidden_size``, 2×2
+patches stacked to 4 × that, ``linear_1``, ``linear_2`` to the LM width) ends at
+the top-level ``hidden_size``, which vLLM fills from the text config; the
+stacked 4 × ``vision_config.hidden_size`` inside it is not the width.
 transformers' ``get_image_features`` applies the same projector
 (``PaddleOCRProjector``; it merges ``spatial_merge_size``² patches where vLLM
 hard-codes 2×2, the same for the published merge size 2) and returns the
@@ -29,6 +23,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import PatchGrid
 
@@ -63,7 +58,12 @@ class PaddleOCRVLAdapter(FamilyAdapter):
     encoder_attributes = ("visual", "projector")
     required_fields = ("text_config.hidden_size", "vision_config.hidden_size", "vision_config.spatial_merge_size")
     items = {"image": PaddlePatches(PIXELS)}
-    engine = (
-        "vllm PaddleOCRVLForConditionalGeneration (paddleocr_vl.py): text_config.hidden_size "
-        "(Projector mlp_AR linear_2), agrees with transformers"
+    look_alikes = ("vision_config.hidden_size",)
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("PaddleOCRVLForConditionalGeneration",),
+            files=("vllm/model_executor/models/paddleocr_vl.py",),
+            ships="mlp_AR (Projector) linear_2 output: text_config.hidden_size, images only",
+        )
     )

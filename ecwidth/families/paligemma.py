@@ -1,18 +1,15 @@
 """PaliGemma: SigLIP patches through a linear projector, ``projection_dim`` wide.
 
-vLLM 0.32's ``PaliGemmaForConditionalGeneration.embed_multimodal``
-(``paligemma.py``) runs the SigLIP tower on one ``image_size`` crop and then
-``PaliGemmaMultiModalProjector`` (one ``nn.Linear`` from
-``vision_config.hidden_size`` to ``vision_config.projection_dim``), shipping
-``[(image_size / patch_size)², vision_config.projection_dim]`` per image.
-
+The projector is one ``nn.Linear`` from ``vision_config.hidden_size`` to
+``vision_config.projection_dim``, over the patches of one ``image_size`` crop.
 The trap is which ``projection_dim``: ``PaliGemmaConfig`` overwrites
 ``vision_config.projection_dim`` with the top-level ``projection_dim`` (class
 default 2048) when it loads, and vLLM reads the loaded config, so the
-top-level field is the width and the one nested in ``vision_config`` is
-ignored. It equals the text ``hidden_size`` in every published checkpoint,
-but nothing ties the two. transformers' ``get_image_features`` also divides
-by ``sqrt(text hidden_size)`` where vLLM does not: values only, not width.
+top-level field is the width and the one nested in the raw
+``vision_config`` is ignored. It equals the text ``hidden_size`` in every
+published checkpoint, but nothing ties the two. transformers'
+``get_image_features`` also divides by ``sqrt(text hidden_size)`` where vLLM
+does not: values only, not width.
 
 vLLM accepts only full ``image_size`` crops; the minimal item is one patch,
 which the tower takes through its own ``interpolate_pos_encoding``.
@@ -25,7 +22,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.engines.facts import Serving, every_vllm
+from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import FixedTiles
 
 
@@ -34,13 +32,16 @@ class PaliGemmaAdapter(FamilyAdapter):
     model_types = ("paligemma",)
     required_fields = ("projection_dim", "vision_config.hidden_size", "vision_config.patch_size")
     items = {"image": FixedTiles()}
-    engine = (
-        "vllm PaliGemmaForConditionalGeneration (paligemma.py): vision_config.projection_dim (= top-level "
-        "projection_dim)"
+    width_fields = {"image": FieldWidth("vision_config.projection_dim")}  # the top-level one, copied in on load
+    look_alikes = ("text_config.hidden_size", "vision_config.hidden_size")
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("PaliGemmaForConditionalGeneration",),
+            files=("vllm/model_executor/models/paligemma.py",),
+            ships="PaliGemmaMultiModalProjector output: vision_config.projection_dim (the top-level projection_dim)",
+        )
     )
-
-    def predict(self, config: Any) -> dict[str, int]:
-        return {"image": int(config.vision_config.projection_dim)}
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         return self.pack(model, modality, model.get_image_features(**item, interpolate_pos_encoding=True))

@@ -1,22 +1,15 @@
 """Qianfan-OCR (``qianfan_ocr``): InternViT tiles, pixel shuffle, the ``mlp1`` projector to the text width.
 
-vLLM 0.32 serves it with ``QianfanOCRForConditionalGeneration``
-(``model_executor/models/qianfan_ocr.py``), a bare subclass of
-``InternVLChatModel`` (``internvl.py``): ``embed_multimodal`` runs an image's
-dynamic tiles plus a thumbnail through InternViT, drops the CLS row,
-pixel-shuffles by ``downsample_ratio`` and applies ``mlp1`` (LayerNorm,
-Linear to ``text_config.hidden_size``, GELU, Linear to the same), shipping
-``[tiles × image_seq_length, text_config.hidden_size]`` per image. Images
-only: its processing info registers no video processor.
-
-The engine reads the original remote-code schema (``force_image_size``,
-``ps_version``, ``select_layer``, ``max_dynamic_patch``...), which
-transformers' ``QianfanOCRConfig`` does not carry, so a transformers-format
-config is measured through transformers' ``QianfanOCRModel``:
-``get_image_features`` applies the same pixel shuffle and the same projector
-(``multi_modal_projector``: LayerNorm, ``linear_1`` to the text width, GELU,
-``linear_2``), so both ship ``text_config.hidden_size``. Neither the ViT
-``hidden_size`` nor its ``4×`` after the shuffle is the width.
+The engine's class is a bare ``InternVLChatModel``: an image's dynamic tiles
+plus a thumbnail run through InternViT, the CLS row is dropped, the rest is
+pixel-shuffled by ``downsample_ratio`` and ``mlp1`` (LayerNorm, Linear to the
+text width, GELU, Linear) ships ``[tiles × image_seq_length, text hidden]``
+per image. Images only: its processing info registers no video processor.
+transformers' ``QianfanOCRModel.get_image_features`` applies the same pixel
+shuffle and projector (``multi_modal_projector``), so the defaults fit. vLLM
+first read the original remote-code schema (``force_image_size``,
+``ps_version``, ``select_layer`` ...), then transformers'; the width is the
+same either way.
 
 Items are InternVL's: a minimal tile of one pixel-shuffle window (the tower
 interpolates its position table), a profile of ``max_patches`` (12) tiles plus
@@ -27,8 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ecwidth.engines.facts import Serving
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
+from ecwidth.families._intern_tiles import InternVLTiles
 from ecwidth.families.adapter import FamilyAdapter, register
-from ecwidth.families.internvl import InternVLTiles
 
 
 class QianfanTiles(InternVLTiles):
@@ -49,7 +44,22 @@ class QianfanOCRAdapter(FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": QianfanTiles()}
-    engine = (
-        "vllm QianfanOCRForConditionalGeneration (qianfan_ocr.py, an InternVLChatModel): text_config.hidden_size "
-        "via mlp1; it reads the original schema, transformers' QianfanOCRModel ships the same width"
-    )
+    look_alikes = ("vision_config.hidden_size",)
+    serving = {
+        VLLM_0_32: Serving(
+            "native",
+            classes=("QianfanOCRForConditionalGeneration",),
+            files=(
+                "vllm/model_executor/models/qianfan_ocr.py",
+                "vllm/model_executor/models/internvl.py",
+                "vllm/transformers_utils/configs/qianfan_ocr.py",
+            ),
+            ships="mlp1 output: text_config.hidden_size (vLLM's own remote-code-schema QianfanOCRConfig)",
+        ),
+        VLLM_0_33: Serving(
+            "native",
+            classes=("QianfanOCRForConditionalGeneration",),
+            files=("vllm/model_executor/models/qianfan_ocr.py", "vllm/model_executor/models/internvl.py"),
+            ships="mlp1 output: text_config.hidden_size",
+        ),
+    }

@@ -1,16 +1,9 @@
 """Qwen2.5-Omni thinker: image, video and audio, none packed.
 
-vLLM's ``Qwen2_5OmniThinkerForConditionalGeneration.embed_multimodal`` ships,
-per item:
-
-- image and video: the Qwen2.5-VL vision tower's merger output (window order
-  undone), ``vision_config.out_hidden_size`` wide (3584 for the 7B), not the
-  tower's ``hidden_size`` (1280);
-- audio: the audio tower's ``last_hidden_state``, after average pooling and
-  ``proj``: ``audio_config.output_dim`` wide (3584), not ``d_model`` (1280).
-
-There is no DeepStack: each width is one config field, but not the one a
-reader may guess.
+Each width is one config field, but not the one a reader may guess: vision
+ships the Qwen2.5-VL merger's output (window order undone), not the tower's
+``hidden_size``; audio ships the tower's ``last_hidden_state`` after average
+pooling and ``proj``, not ``d_model``.
 
 Token counts: images 3136 to 12845056 pixels (published preprocessor config,
 16384 tokens at most at patch 14); video frames 100352 to 602112 pixels each
@@ -23,8 +16,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.families._qwen_omni import PROFILE_AUDIO_SECONDS, QwenOmniThinkerAdapter, ThinkerMel, ThinkerPatches
-from ecwidth.families.adapter import register
+from ecwidth.engines.facts import Serving, every_vllm, not_served
+from ecwidth.engines.releases import SGLANG_0_5_23
+from ecwidth.families._qwen_omni import (
+    PROFILE_AUDIO_SECONDS,
+    QwenOmniThinkerAdapter,
+    ThinkerMel,
+    ThinkerPatches,
+    bare_thinker,
+    bare_thinker_paths,
+)
+from ecwidth.families.adapter import FieldWidth, register
+
+_VISION = FieldWidth("thinker_config.vision_config.out_hidden_size")
 
 
 def audio_tokens(config: Any, frames: int) -> int:
@@ -35,13 +39,8 @@ def audio_tokens(config: Any, frames: int) -> int:
 
 @register
 class Qwen2_5OmniAdapter(QwenOmniThinkerAdapter):
-    model_types = ("qwen2_5_omni", "qwen2_5_omni_thinker")
-    engine = (
-        "vllm Qwen2_5OmniThinkerForConditionalGeneration (qwen2_5_omni_thinker.py): vision out_hidden_size, "
-        "audio output_dim. It serves the whole omni config (architectures Qwen2_5OmniForConditionalGeneration, "
-        "Qwen2_5OmniModel) and reads its thinker_config; a bare qwen2_5_omni_thinker config is no architecture "
-        "vLLM takes, and is measured as that thinker, at the width the whole config ships"
-    )
+    model_types = ("qwen2_5_omni",)
+    transformers_since = "5.21.0"  # the thinker's model class is exported from 5.21 on
     model_class = "Qwen2_5OmniThinkerModel"
     required_fields = (
         "thinker_config.vision_config.out_hidden_size",
@@ -53,3 +52,34 @@ class Qwen2_5OmniAdapter(QwenOmniThinkerAdapter):
         "video": ThinkerPatches((100352, 602112)),
         "audio": ThinkerMel(min_frames=3, profile_seconds=PROFILE_AUDIO_SECONDS, audio_tokens=audio_tokens),
     }
+    width_fields = {"image": _VISION, "video": _VISION, "audio": FieldWidth("thinker_config.audio_config.output_dim")}
+    look_alikes = (
+        "thinker_config.vision_config.hidden_size",
+        "thinker_config.audio_config.d_model",
+        "thinker_config.text_config.hidden_size",
+    )
+    serving = {
+        **every_vllm(
+            Serving(
+                "native",
+                classes=("Qwen2_5OmniThinkerForConditionalGeneration",),
+                files=(
+                    "vllm/model_executor/models/qwen2_5_omni_thinker.py",
+                    "vllm/model_executor/models/qwen2_5_vl.py",
+                ),
+                ships="vision merger output: vision_config.out_hidden_size; audio proj output: audio_config.output_dim",
+            )
+        ),
+        SGLANG_0_5_23: not_served(
+            "SGLang 0.5.23's encoder-disaggregation whitelist (sglang/srt/arg_groups/pd_disaggregation_hook.py) "
+            "names Qwen2_5OmniForConditionalGeneration, but the wheel has no model class for it under "
+            "sglang/srt/models/, and the published configs' Qwen2_5OmniModel is not whitelisted"
+        ),
+    }
+
+
+@register
+class Qwen2_5OmniThinkerAdapter(Qwen2_5OmniAdapter):
+    model_types = ("qwen2_5_omni_thinker",)
+    width_fields = bare_thinker(Qwen2_5OmniAdapter.width_fields)
+    look_alikes = bare_thinker_paths(Qwen2_5OmniAdapter.look_alikes)

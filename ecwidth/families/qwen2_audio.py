@@ -1,11 +1,10 @@
 """Qwen2-Audio: the audio tower's output through ``multi_modal_projector``, trimmed to the clip.
 
 transformers has no ``get_audio_features`` for this family; the projection
-happens inline in ``Qwen2AudioModel.forward``. vLLM's ``_process_audio_input``
-does the same steps and ships, per clip, the projected rows that the clip's
-length covers: ``[tokens, text_config.hidden_size]``. The tower's ``d_model``
-(1280 in the published model) is the trap: the linear projector maps it to the
-LM's hidden size (4096), and that is what crosses the wire.
+happens inline in ``Qwen2AudioModel.forward``. The engine does the same steps
+and ships, per clip, the projected rows that the clip's length covers. The
+tower's ``d_model`` is the trap: the linear projector maps it to the LM's
+hidden size, and that is what crosses the wire.
 
 The tower only accepts a full window of ``2 × max_source_positions`` mel frames
 (3000, i.e. 30 s): the feature extractor pads every clip to it and a mask says
@@ -28,6 +27,8 @@ from typing import Any
 import torch
 from torch import nn
 
+from ecwidth.engines.facts import Serving, every_vllm
+from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import MelFrames
 
@@ -52,10 +53,6 @@ class Qwen2AudioMel(MelFrames):
 @register
 class Qwen2AudioAdapter(FamilyAdapter):
     model_types = ("qwen2_audio",)
-    engine = (
-        "vllm Qwen2AudioForConditionalGeneration (qwen2_audio.py): multi_modal_projector to "
-        "text_config.hidden_size, not audio_config.d_model"
-    )
     encoder_attributes = ("audio_tower", "multi_modal_projector")
     # The published config leaves text_config.hidden_size to the class default of text_config.model_type.
     required_fields = (
@@ -65,6 +62,23 @@ class Qwen2AudioAdapter(FamilyAdapter):
         "text_config.model_type",
     )
     items = {"audio": Qwen2AudioMel(min_frames=3)}
+    look_alikes = ("audio_config.d_model",)
+    serving = {
+        **every_vllm(
+            Serving(
+                "native",
+                classes=("Qwen2AudioForConditionalGeneration",),
+                files=("vllm/model_executor/models/qwen2_audio.py",),
+                ships="multi_modal_projector output: text_config.hidden_size",
+            )
+        ),
+        SGLANG_0_5_23: Serving(
+            "native",
+            classes=("Qwen2AudioForConditionalGeneration",),
+            files=("sglang/srt/models/qwen2_audio.py",),
+            ships="get_audio_feature: multi_modal_projector output, text_config.hidden_size",
+        ),
+    }
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         """transformers has no feature method: the tower, then the projector, as ``forward`` does inline."""

@@ -1,20 +1,14 @@
 """Qwen3-ASR: the Qwen3-Omni audio tower and its two-layer output projection, ``audio_config.output_dim`` wide.
 
-vLLM 0.32's ``Qwen3ASRForConditionalGeneration.embed_multimodal``
-(``qwen3_asr.py``) ships, per clip (key ``audio``), the output of its
-``Qwen3OmniMoeAudioEncoder``, whose ``proj1``/``proj2`` end at
-``audio_config.output_dim``: ``[tokens, output_dim]``. The LM's hidden size
-is not read; ``output_dim`` equals it only in the published configs (its
-class default, 3584, does not).
-
-The engine cannot serve transformers' format: vLLM reads the original
-checkpoint's schema (``thinker_config.audio_config`` ...) through its own
-``Qwen3ASRConfig``, while transformers' ``qwen3_asr`` has ``audio_config``
-and ``text_config`` at the top and moves ``proj1``/``proj2`` into
-``multi_modal_projector.linear_1``/``linear_2`` (vLLM's weight mapper maps
-them back). We measure what transformers' model feeds the LM:
-``get_audio_features``' ``pooler_output``, the projector's output, the same
-width as vLLM's ``proj2``.
+The LM's hidden size is not read; ``output_dim`` equals it only in the
+published configs (its class default, 3584, does not). transformers' port has
+``audio_config`` and ``text_config`` at the top where the original checkpoint
+nests them in ``thinker_config``, and moves the tower's ``proj1``/``proj2``
+into ``multi_modal_projector.linear_1``/``linear_2``; vLLM's own
+``Qwen3ASRConfig`` wraps the top-level fields into a thinker config and its
+weight mapper maps the projector back, so it takes both schemas. We measure
+``get_audio_features``' ``pooler_output``, the projector's output: the same
+width as the engine's ``proj2``.
 
 The tower convolves chunks of ``2 × n_window`` (100) mel frames: a chunk
 yields 13 tokens (three stride-2 convolutions), the tail its own share; one
@@ -28,7 +22,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.engines.facts import Serving, every_vllm
+from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import MelFrames
 
 
@@ -68,10 +63,17 @@ class Qwen3ASRAdapter(FamilyAdapter):
     encoder_attributes = ("audio_tower", "multi_modal_projector")
     required_fields = ("audio_config.output_dim", "audio_config.n_window")
     items = {"audio": ChunkedMel(min_frames=1, profile_seconds=30)}
-    engine = (
-        "vllm Qwen3ASRForConditionalGeneration (qwen3_asr.py) serves only the original thinker_config schema, "
-        "not transformers' qwen3_asr; its audio tower's proj2 ships audio_config.output_dim, which agrees"
+    width_fields = {"audio": FieldWidth("audio_config.output_dim")}
+    look_alikes = ("audio_config.d_model", "text_config.hidden_size")
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("Qwen3ASRForConditionalGeneration",),
+            files=(
+                "vllm/model_executor/models/qwen3_asr.py",
+                "vllm/model_executor/models/qwen3_omni_moe_thinker.py",
+                "vllm/transformers_utils/configs/qwen3_asr.py",
+            ),
+            ships="Qwen3OmniMoeAudioEncoder proj2 output: audio_config.output_dim",
+        )
     )
-
-    def predict(self, config: Any) -> dict[str, int]:
-        return {"audio": int(config.audio_config.output_dim)}

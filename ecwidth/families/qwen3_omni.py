@@ -1,18 +1,10 @@
 """Qwen3-Omni-MoE thinker: DeepStack vision packed as Qwen3-VL, audio shipped unpacked.
 
-vLLM's ``Qwen3OmniMoeThinkerForConditionalGeneration.embed_multimodal`` ships,
-per item:
-
-- image and video: the vision tower's output, which concatenates the merger
-  output and one merger output per DeepStack layer, in layer order, on the
-  last dim: ``out_hidden_size × (1 + len(deepstack_visual_indexes))``
-  (4 × 2048 = 8192 for the 30B-A3B);
-- audio: the audio tower's output after ``proj2``, not packed:
-  ``audio_config.output_dim`` (2048).
-
-One model, two widths: a single width per model breaks the audio or the
-vision transfers. transformers returns the DeepStack maps separately; we
-pack them as vLLM does.
+One model, two widths: the vision tower packs one merger output per DeepStack
+layer after the main one, in layer order, on the last dim; the audio tower's
+output after ``proj2`` is not packed. A single width per model breaks the
+audio or the vision transfers. transformers returns the DeepStack maps
+separately; we pack them as the engine does.
 
 Token counts: images 3136 to 12845056 pixels (published preprocessor
 config, 12544 tokens at most at patch 16); video frames 131072 to 786432
@@ -26,14 +18,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from ecwidth.engines.facts import Serving, every_vllm
+from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families._qwen_omni import (
     PROFILE_AUDIO_SECONDS,
     QwenOmniThinkerAdapter,
     ThinkerMel,
     ThinkerPatches,
+    bare_thinker,
+    bare_thinker_paths,
     thinker_config,
 )
-from ecwidth.families.adapter import register
+from ecwidth.families.adapter import FieldWidth, register
+
+_VISION = FieldWidth(
+    "thinker_config.vision_config.out_hidden_size", deepstack="thinker_config.vision_config.deepstack_visual_indexes"
+)
 
 
 def _halve_thrice(length: int) -> int:
@@ -51,13 +51,8 @@ def audio_tokens(config: Any, frames: int) -> int:
 
 @register
 class Qwen3OmniMoeAdapter(QwenOmniThinkerAdapter):
-    model_types = ("qwen3_omni_moe", "qwen3_omni_moe_thinker")
-    engine = (
-        "vllm Qwen3OmniMoeThinkerForConditionalGeneration (qwen3_omni_moe_thinker.py): vision out_hidden_size "
-        "x (1 + DeepStack levels), audio output_dim. It serves the whole omni config (architecture "
-        "Qwen3OmniMoeForConditionalGeneration) and reads its thinker_config; a bare qwen3_omni_moe_thinker config "
-        "is no architecture vLLM takes, and is measured as that thinker, at the width the whole config ships"
-    )
+    model_types = ("qwen3_omni_moe",)
+    transformers_since = "5.21.0"  # the thinker's model class is exported from 5.21 on
     model_class = "Qwen3OmniMoeThinkerModel"
     # Without deepstack_visual_indexes transformers would silently fill in (8, 16, 24).
     required_fields = (
@@ -71,8 +66,38 @@ class Qwen3OmniMoeAdapter(QwenOmniThinkerAdapter):
         "video": ThinkerPatches((131072, 786432)),
         "audio": ThinkerMel(min_frames=1, profile_seconds=PROFILE_AUDIO_SECONDS, audio_tokens=audio_tokens),
     }
+    width_fields = {"image": _VISION, "video": _VISION, "audio": FieldWidth("thinker_config.audio_config.output_dim")}
+    look_alikes = (
+        "thinker_config.vision_config.out_hidden_size",
+        "thinker_config.vision_config.hidden_size",
+        "thinker_config.audio_config.d_model",
+        "thinker_config.text_config.hidden_size",
+    )
+    serving = {
+        **every_vllm(
+            Serving(
+                "native",
+                classes=("Qwen3OmniMoeThinkerForConditionalGeneration",),
+                files=("vllm/model_executor/models/qwen3_omni_moe_thinker.py",),
+                ships="vision out_hidden_size x (1 + DeepStack levels); audio proj2 output: audio_config.output_dim",
+            )
+        ),
+        SGLANG_0_5_23: Serving(
+            "native",
+            classes=("Qwen3OmniMoeForConditionalGeneration",),
+            files=("sglang/srt/models/qwen3_omni_moe.py", "sglang/srt/models/qwen3_vl.py"),
+            ships="thinker's vision out_hidden_size x (1 + DeepStack levels); audio tower: audio_config.output_dim",
+        ),
+    }
 
     def deepstack_levels(self, config: Any, modality: str) -> int:
         if modality == "audio":
             return 0
         return len(thinker_config(config).vision_config.deepstack_visual_indexes or ())
+
+
+@register
+class Qwen3OmniMoeThinkerAdapter(Qwen3OmniMoeAdapter):
+    model_types = ("qwen3_omni_moe_thinker",)
+    width_fields = bare_thinker(Qwen3OmniMoeAdapter.width_fields)
+    look_alikes = bare_thinker_paths(Qwen3OmniMoeAdapter.look_alikes)

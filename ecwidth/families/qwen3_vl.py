@@ -1,34 +1,26 @@
 """Qwen3-VL, Qwen3-VL-MoE, Qwen3.5 and Qwen3.5-MoE: DeepStack vision, packed as the producer ships it.
 
-vLLM builds the same vision tower (``Qwen3_VisionTransformer``) for all four.
-Its forward concatenates, on the last dim, the merger output and then one
-merger output per DeepStack layer in the order the tower reaches those layers;
-``embed_multimodal`` ships that tensor per image or video, split along tokens
-only. The shipped width is ``out_hidden_size × (1 + len(deepstack_visual_indexes))``
-for both modalities (4 × 2048 = 8192 for Qwen3-VL-2B). transformers returns
-the DeepStack maps separately (``deepstack_features``); we concatenate them the
-same way, so each level's order and count follow the config.
+The engine's tower concatenates, on the last dim, the merger output and then
+one merger output per DeepStack layer in the order the tower reaches those
+layers, and ships that tensor per image or video, split along tokens only.
+transformers returns the DeepStack maps separately (``deepstack_features``);
+we concatenate them the same way, so each level's order and count follow the
+config.
 
 Qwen3.5 publishes ``deepstack_visual_indexes: []``, and transformers' Qwen3.5
-tower has no DeepStack mergers at all: the width is ``out_hidden_size``. vLLM
-would still pack levels for a Qwen3.5 config that listed some, so for such a
-config we swap in transformers' Qwen3-VL tower (the same architecture plus the
-mergers) and measure what vLLM's producer would ship. vLLM's Qwen3.5 language
-model does not split DeepStack levels off, so such a config could not be
-served end to end.
+tower has no DeepStack mergers at all. vLLM's tower would still pack levels
+for a Qwen3.5 config that listed some, so for such a config we swap in
+transformers' Qwen3-VL tower (the same architecture plus the mergers) and
+measure what the producer would ship; vLLM's Qwen3.5 language model does not
+split the levels off, so such a config could not be served end to end.
 
-With video pruning on (``video_pruning_rate > 0``), vLLM's Qwen3-VL
-(``qwen3_vl.py``) appends 5 channels to every item: on images the 4 mrope
-positions and a zero channel (``_postprocess_image_embeds_evs``); on videos
-(``_create_final_video_embeddings``) frame, row and column positions, an
+With video pruning on, every item gets 5 more channels: on images the 4 mrope
+positions and a zero channel; on videos frame, row and column positions, an
 ``is_vision_start`` flag and an ``is_video`` flag. ecwidth builds them from the
-item's grid. The engine's video item also holds text-token rows (frame
+item's grid. The engine's pruned video item also holds text-token rows (frame
 separators and timestamps, embedded by the LM from the tokenizer's ids, the
 same width once padded); those need the tokenizer and real LM weights, so
 ecwidth ships the video-embedding rows alone: the same width, fewer rows.
-Qwen3.5 video with pruning on is refused: the census of vLLM 0.32 reports
-that its path crashes (``Qwen3_5`` sets ``use_deepstack`` by ``hasattr``, so
-the published empty list enters the DeepStack merge with no levels); not run here.
 
 The image item is a plain patch grid; the video item differs in its
 processor's budget, which covers all frames together (``Qwen3VideoPatches``).
@@ -48,9 +40,10 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.engines.runtime import RuntimeOptions
+from ecwidth.engines.facts import PRUNING, Serving, every_vllm
+from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families._pruning import PrunedPositions
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import ItemSize, PatchGrid, most_tokens_grid, video_smart_resize
 from ecwidth.families.packing import pack_deepstack
 
@@ -80,13 +73,17 @@ class Qwen3VideoPatches(PatchGrid):
         return math.ceil(frames / temporal) * (h // unit) * (w // unit)
 
 
+#: Why vLLM ships no Qwen3.5 video item with pruning on.
+QWEN3_5_PRUNED_VIDEO = (
+    "with video_pruning_rate > 0, every Qwen3.5 video item crashes: Qwen3_5(Moe)ForConditionalGeneration.__init__ "
+    "(qwen3_5.py) sets video_pruning_rate but never video_pruning_method, which the inherited "
+    "_postprocess_video_embeds_evs (qwen3_vl.py) reads, an AttributeError; there is no shipped width to measure"
+)
+
+
 @register
 class Qwen3VLAdapter(PrunedPositions, FamilyAdapter):
     model_types = ("qwen3_vl", "qwen3_vl_moe")
-    engine = (
-        "vllm Qwen3VLForConditionalGeneration / Qwen3VLMoeForConditionalGeneration (qwen3_vl.py, "
-        "qwen3_vl_moe.py): vision_config.out_hidden_size x (1 + DeepStack levels); +5 with video pruning"
-    )
     encoder_attributes = ("visual",)
     # Without deepstack_visual_indexes transformers would silently fill in (8, 16, 24).
     required_fields = (
@@ -96,14 +93,31 @@ class Qwen3VLAdapter(PrunedPositions, FamilyAdapter):
         "text_config.hidden_size",
     )
     items = {"image": PatchGrid(IMAGE_PIXELS), "video": Qwen3VideoPatches(VIDEO_PIXELS)}
+    width_fields = {
+        "*": FieldWidth("vision_config.out_hidden_size", deepstack="vision_config.deepstack_visual_indexes")
+    }
+    look_alikes = ("vision_config.out_hidden_size", "vision_config.hidden_size", "text_config.hidden_size")
     pruning_layout = "qwen3_vl"
+    serving = {
+        **every_vllm(
+            Serving(
+                "native",
+                classes=("Qwen3VLForConditionalGeneration", "Qwen3VLMoeForConditionalGeneration"),
+                files=("vllm/model_executor/models/qwen3_vl.py", "vllm/model_executor/models/qwen3_vl_moe.py"),
+                ships="vision_config.out_hidden_size x (1 + DeepStack levels); +5 with video pruning",
+                options=PRUNING,
+            )
+        ),
+        SGLANG_0_5_23: Serving(
+            "native",
+            classes=("Qwen3VLForConditionalGeneration", "Qwen3VLMoeForConditionalGeneration"),
+            files=("sglang/srt/models/qwen3_vl.py", "sglang/srt/models/qwen3_vl_moe.py"),
+            ships="Qwen3VLMoeVisionModel output: vision_config.out_hidden_size x (1 + DeepStack levels)",
+        ),
+    }
 
     def deepstack_levels(self, config: Any, modality: str) -> int:
         return len(getattr(config.vision_config, "deepstack_visual_indexes", None) or ())
-
-    def predict(self, config: Any) -> dict[str, int]:
-        width = config.vision_config.out_hidden_size * (1 + self.deepstack_levels(config, "image"))
-        return {"image": width, "video": width}
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         # vLLM runs images and videos through the same tower call.
@@ -114,18 +128,27 @@ class Qwen3VLAdapter(PrunedPositions, FamilyAdapter):
 @register
 class Qwen3_5Adapter(Qwen3VLAdapter):
     model_types = ("qwen3_5", "qwen3_5_moe")
-    engine = (
-        "vllm Qwen3_5ForConditionalGeneration / Qwen3_5MoeForConditionalGeneration (qwen3_5.py): Qwen3-VL's "
-        "tower, out_hidden_size x (1 + listed levels); video with pruning refused"
-    )
     # Published lists are empty; a missing list means no DeepStack to vLLM and transformers alike.
     required_fields = ("vision_config.out_hidden_size", "text_config.hidden_size")
-
-    def unserved(self, config: Any, options: RuntimeOptions, release: Any = None) -> dict[str, str]:
-        if not options.pruning:
-            return {}
-        return {"video": "with video_pruning_rate > 0, vLLM 0.32's path for Qwen3.5 video items crashes, so there is "
-                         "no shipped width to measure"}  # fmt: skip
+    serving = {
+        **every_vllm(
+            Serving(
+                "native",
+                classes=("Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"),
+                files=("vllm/model_executor/models/qwen3_5.py", "vllm/model_executor/models/qwen3_vl.py"),
+                ships="Qwen3-VL's tower: vision_config.out_hidden_size x (1 + listed DeepStack levels); "
+                "+5 with video pruning",
+                options=PRUNING,
+                unserved_with={"video_pruning_rate": {"video": QWEN3_5_PRUNED_VIDEO}},
+            )
+        ),
+        SGLANG_0_5_23: Serving(
+            "native",
+            classes=("Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"),
+            files=("sglang/srt/models/qwen3_5.py", "sglang/srt/models/qwen3_vl.py"),
+            ships="Qwen3VLMoeVisionModel output: vision_config.out_hidden_size x (1 + listed DeepStack levels)",
+        ),
+    }
 
     def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
         model = super().construct(config, dtype)

@@ -1,13 +1,10 @@
 """Step3p7 (``step3p7``): a PE ViT with two stride-2 conv downsamplers, one linear to the text width.
 
-vLLM 0.32's ``Step3p7ForConditionalGeneration`` (``model_executor/models/step3p7.py``,
-a ``Step3VLForConditionalGeneration`` subclass from ``step3_vl.py``) runs an
-image's global view (``vision_config.image_size`` pixels) and its 504-pixel
-local crops through ``PerceptionEncoder`` (two conv downsamplers, each doubling
-the channels), then ``vit_large_projector``, a linear from ``width × 4`` to
-``text_config.hidden_size``. ``embed_multimodal`` (``Step3VL._process_image_input``)
-ships one tensor per image: the local crops' rows, then the global view's,
-``[tokens, text_config.hidden_size]``. Images only.
+The engine runs an image's global view (``vision_config.image_size`` pixels)
+and its 504-pixel local crops through the Perception Encoder (two conv
+downsamplers, each doubling the channels), then one linear from ``width × 4``
+to the text width, and ships one tensor per image: the local crops' rows, then
+the global view's. Images only.
 
 The engine reads the original schema: ``vision_config.width`` (and
 ``understand_projector_stride``), which transformers' ``Step3p7VisionConfig``
@@ -15,8 +12,7 @@ renames to ``hidden_size`` on load, so a transformers-format config is
 measured through transformers' ``Step3p7Model``. Its ``get_image_features``
 runs the same tower and the same projector (``multi_modal_projector``,
 ``hidden_size × 4 → text hidden_size``) and merges crops and global view in the
-same order: both ship ``text_config.hidden_size``. The tower's output,
-``vision_config.hidden_size × 4``, looks like the width and is not.
+same order.
 
 Items: vLLM profiles a ``MAX_IMAGE_SIZE`` (3024) square image, which its
 processor (``transformers_utils/processors/step3_vl.py``: ``ImagePatcher``)
@@ -31,6 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import ItemKind, side
 
@@ -76,7 +73,12 @@ class Step3p7Adapter(FamilyAdapter):
     encoder_attributes = ("vision_model", "multi_modal_projector")
     required_fields = ("vision_config.image_size", "vision_config.patch_size", "text_config.hidden_size")
     items = {"image": GlobalAndCrops()}
-    engine = (
-        "vllm Step3p7ForConditionalGeneration (step3p7.py): text_config.hidden_size via vit_large_projector; "
-        "it reads the original vision_config.width, transformers' Step3p7Model ships the same width"
+    look_alikes = ("vision_config.hidden_size",)
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("Step3p7ForConditionalGeneration",),
+            files=("vllm/model_executor/models/step3p7.py", "vllm/model_executor/models/step3_vl.py"),
+            ships="vit_large_projector output: text_config.hidden_size",
+        )
     )

@@ -1,25 +1,15 @@
 """Unlimited-OCR (``unlimited_ocr``): DeepSeek-OCR's SAM + CLIP DeepEncoder, one linear to the text width, newlines.
 
-vLLM 0.32 serves Unlimited-OCR's original checkpoint with
-``UnlimitedOCRForCausalLM`` (``unlimited_ocr.py``), a subclass of
-``DeepseekOCRForCausalLM`` that reads vLLM's own ``UnlimitedOCRConfig`` (a
-``deepseek_vl_v2``-style ``projector_config``), not transformers'
-``unlimited_ocr`` schema. Its ``embed_multimodal`` ships, per image, the
-``MlpProjector`` (``linear``, SAM and CLIP features concatenated, 2048 in)
-output laid out as a grid with one ``image_newline`` row per grid row, the
-local crops first, then the global view, then ``view_seperator``:
-``[tokens, projector_config.n_embed]``.
-
-transformers' port (vLLM's registry has no ``UnlimitedOcrForConditionalGeneration``,
-so it would go through the Transformers backend, which ships the
-``pooler_output`` of ``get_image_features``) feeds the LM the same layout: the
-SAM tower (to ``downsample_channels[-1]``), CLIP over SAM's patch grid
-(``encoder_config.hidden_size``), the two concatenated, then
-``multi_modal_projector`` (one linear to ``text_config.hidden_size``),
-newline rows and ``view_separator``. It ships ``text_config.hidden_size``; the
-native class ships ``n_embed``, which **agrees** wherever the checkpoint
-works, since both splice into the LM's embeddings. Not the width: the
-projector's input (``downsample_channels[-1] + encoder_config.hidden_size``).
+transformers' port feeds the LM, per image, the SAM tower (to
+``downsample_channels[-1]``), CLIP over SAM's patch grid, the two
+concatenated, then ``multi_modal_projector`` (one linear to the text width),
+laid out as a grid with one ``image_newline`` row per grid row, then
+``view_separator``. vLLM parses this ``model_type`` with its own
+``UnlimitedOCRConfig`` (the original checkpoint's ``deepseek_vl_v2``-style
+schema, ``transformers_utils/config.py``), so only the original checkpoint is
+served, natively; its ``projector_config.n_embed`` agrees with the port's
+``text_config.hidden_size`` wherever the checkpoint works, since both splice
+into the LM's embeddings.
 
 ``image_newline`` and ``view_separator`` are bare parameters of the model, which
 the build leaves on meta: ``encode`` gives them zeros first. Items are
@@ -31,7 +21,7 @@ the processor's settings, so there is no token rule.
 
 from __future__ import annotations
 
-from ecwidth.families._backend import BACKEND
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import register
 from ecwidth.families.deepseek_ocr2 import DeepseekOcr2Adapter
 
@@ -39,8 +29,14 @@ from ecwidth.families.deepseek_ocr2 import DeepseekOcr2Adapter
 @register
 class UnlimitedOcrAdapter(DeepseekOcr2Adapter):
     model_types = ("unlimited_ocr",)
+    transformers_since = "5.20.0"
     separators = ("view_separator", "image_newline")
-    engine = (
-        f"{BACKEND}: text_config.hidden_size via multi_modal_projector. vllm UnlimitedOCRForCausalLM "
-        "(unlimited_ocr.py) serves only the original checkpoint; it ships projector_config.n_embed, which agrees"
+    look_alikes = ("vision_config.encoder_config.hidden_size", "vision_config.sam_config.output_channels")
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("UnlimitedOCRForCausalLM",),
+            files=("vllm/model_executor/models/unlimited_ocr.py", "vllm/model_executor/models/deepseek_ocr.py"),
+            ships="MlpProjector output with image_newline and view_seperator rows: projector_config.n_embed",
+        )
     )

@@ -1,25 +1,20 @@
-"""VibeVoice-ASR (``vibevoice_asr``): served by vLLM's Transformers backend; two tokenizers' latents, projected and summed.
+"""VibeVoice-ASR (``vibevoice_asr``): two tokenizers' latents, projected to the text width and summed.
 
-vLLM 0.32 lists ``VibeVoiceAsrForConditionalGeneration`` in
-``_TRANSFORMERS_SUPPORTED_MODELS`` (``registry.py``): the Transformers backend
-(``vllm/model_executor/models/transformers/multimodal.py``) takes the
-processor's ``input_values`` as the audio input and ships the
-``pooler_output`` of ``VibeVoiceAsrModel.get_audio_features``: the 24 kHz
-waveform through the acoustic and the semantic tokenizer encoders (causal
-convs, ``prod(downsampling_ratios)`` = 3200 samples a latent by default), each
-latent through its own half of ``VibeVoiceAsrMultiModalProjector`` (linear to
-``text_config.hidden_size``, RMSNorm, linear), the two halves summed, the
-rows the ``padding_mask`` covers: ``[ceil(samples / hop_length), text hidden]``.
-The projector is the last step before the LM, so a native class would ship the
-same width. Not the width: either tokenizer's ``hidden_size`` (64 and 128
-published). ``get_audio_features`` adds σ-VAE noise to the acoustic latents
-by default, as the backend calls it; that changes values, not the width.
+``VibeVoiceAsrModel.get_audio_features`` runs the 24 kHz waveform (the
+processor's ``input_values``) through the acoustic and the semantic tokenizer
+encoders (causal convs, ``prod(downsampling_ratios)`` = 3200 samples a latent
+by default), each latent through its own half of the projector (linear to
+the text width, RMSNorm, linear), the two halves summed, the rows the
+``padding_mask`` covers: ``[ceil(samples / hop_length), text hidden]``. The
+projector is the last step before the LM, so a native class would ship the
+same width. ``get_audio_features`` adds σ-VAE noise to the acoustic latents by
+default, as the backend calls it; that changes values, not the width.
 
 Items: a 24 kHz waveform ``[1, 1, samples]``, padded to whole hops
 (``pad_to_multiple_of``, as the feature extractor pads it), and its
-``padding_mask`` of real samples; one sample is the minimal clip (one latent). The backend profiles
-``chunk_length`` seconds of audio from the feature extractor, which has
-none, so 30 s: 225 latents by default.
+``padding_mask`` of real samples; one sample is the minimal clip (one latent).
+The backend profiles ``chunk_length`` seconds of audio from the feature
+extractor, which has none, so 30 s: 225 latents by default.
 """
 
 from __future__ import annotations
@@ -27,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.families._backend import BACKEND
+from ecwidth.engines.facts import every_vllm
+from ecwidth.families._backend import backend
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import HopWaveform
 
@@ -49,4 +45,6 @@ class VibeVoiceAsrAdapter(FamilyAdapter):
     encoder_attributes = ("acoustic_tokenizer_encoder", "semantic_tokenizer_encoder", "multi_modal_projector")
     required_fields = ("text_config.hidden_size",)
     items = {"audio": HopLatents()}
-    engine = f"{BACKEND}: text_config.hidden_size, the sum of the acoustic and semantic projectors"
+    look_alikes = ("acoustic_tokenizer_encoder_config.hidden_size", "semantic_tokenizer_encoder_config.hidden_size")
+    # registry.py lists the architecture in _TRANSFORMERS_SUPPORTED_MODELS: the backend by name, not by fallback
+    serving = every_vllm(backend("pooler_output: text_config.hidden_size, the acoustic and semantic projectors summed"))

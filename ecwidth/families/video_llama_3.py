@@ -1,15 +1,11 @@
-"""VideoLLaMA3 (``video_llama_3``): served by vLLM's Transformers backend; the projector's output, the text width.
+"""VideoLLaMA3 (``video_llama_3``): a SigLIP-style tower, per-item merging, the projector to the text width.
 
-vLLM 0.32 has no VideoLLaMA3 class; the Transformers backend
-(``vllm/model_executor/models/transformers/multimodal.py``) ships the
-``pooler_output`` of ``VideoLlama3Model.get_image_features`` (``get_video_features``
-calls it with the video's grid): the SigLIP-style tower on flattened patches
-with a ``grid_thw``, then a per-item ``merge_sizes``² bilinear downsampling
-(``pixel_unshuffle``, the width unchanged), then ``VideoLlama3Projector`` (two
-linears to ``text_config.hidden_size``), split per item:
-``[t·h·w / merge², text_config.hidden_size]`` for images and videos. The
-projector is the last step before the LM, so a native class ships the same
-width. Not the width: ``vision_config.hidden_size``.
+``VideoLlama3Model.get_image_features`` (``get_video_features`` calls it with
+the video's grid) runs the tower on flattened patches with a ``grid_thw``,
+then a per-item ``merge_sizes``² bilinear downsampling (``pixel_unshuffle``,
+the width unchanged), then the projector (two linears to the text width),
+split per item: ``[t·h·w / merge², text hidden]``. The projector is the last
+step before the LM, so a native class would ship the same width.
 
 Items: patches ``[t·h·w, channels × patch²]`` with ``<modality>_grid_thw`` and
 ``<modality>_merge_sizes``; the processors merge images by 1 and videos by 2
@@ -25,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.families._backend import BACKEND, ProcessorPatches
+from ecwidth.engines.facts import every_vllm
+from ecwidth.families._backend import ProcessorPatches, backend
 from ecwidth.families.adapter import FamilyAdapter, register
 
 #: ``VideoLlama3ImageProcessor`` / ``VideoLlama3VideoProcessor`` defaults: (min, max) pixels, and merge_size.
@@ -68,4 +65,5 @@ class VideoLlama3Adapter(FamilyAdapter):
         "image": MergeSizedPatches(IMAGE_PIXELS, merge=IMAGE_MERGE),
         "video": MergeSizedPatches(VIDEO_PIXELS, merge=VIDEO_MERGE),
     }
-    engine = f"{BACKEND}: text_config.hidden_size via VideoLlama3Projector, image and video"
+    look_alikes = ("vision_config.hidden_size",)
+    serving = every_vllm(backend("pooler_output: text_config.hidden_size via VideoLlama3Projector"))

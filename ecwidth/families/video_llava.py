@@ -1,24 +1,10 @@
-"""Video-LLaVA (``video_llava``): served by vLLM's Transformers backend; one projector, the text width, for both towers.
+"""Video-LLaVA (``video_llava``): one projector, the text width, for both towers.
 
-vLLM 0.32 has no Video-LLaVA class; the Transformers backend
-(``vllm/model_executor/models/transformers/multimodal.py``) ships the
-``pooler_output`` of ``VideoLlavaModel.get_image_features`` and
-``get_video_features``: the image tower's (or the video tower's, both CLIP
-towers built from ``vision_config``) ``vision_feature_layer`` hidden states,
-then ``VideoLlavaMultiModalProjector`` (two linears to
-``text_config.hidden_size``). The projector is the last step before the LM,
-so a native class ships the same width: ``text_config.hidden_size`` for
-image and video. Not the width: ``vision_config.hidden_size`` (or its
-multiple, the projector's input, where ``vision_feature_layer`` is a list).
-
-Images only reach the backend with a processor setting: transformers'
-``VideoLlavaImageProcessor`` returns its pixels as ``pixel_values_images``
-unless ``return_legacy_image_output`` is off (on by default in 5.24), and
-the backend's ``_process_image_input`` reads ``pixel_values`` (or
-``image_patches``) alone, so with the default it ships no image (read in the
-code; the live run fed ``pixel_values`` itself). Served with
-``--mm-processor-kwargs '{"return_legacy_image_output": false}'``, it ships
-the width above. Videos come as ``pixel_values_videos`` either way.
+``VideoLlavaModel.get_image_features`` and ``get_video_features`` run the
+image tower's (or the video tower's, both CLIP towers built from
+``vision_config``) ``vision_feature_layer`` hidden states through the projector
+(two linears to the text width). The projector is the last step before the
+LM, so a native class would ship the same width.
 
 Rows differ by modality: an image drops the CLS row under the ``default``
 ``vision_feature_select_strategy``, a video never does (its feature method
@@ -35,9 +21,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.families._backend import BACKEND, WholeTiles
+from ecwidth.engines.facts import every_vllm
+from ecwidth.families._backend import WholeTiles, backend
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import ItemSize, side
+
+#: ``--mm-processor-kwargs`` images need through the Transformers backend: by default the image processor returns
+#: ``pixel_values_images``, and the backend's ``_process_image_input`` reads only ``pixel_values`` (or
+#: ``image_patches``), so it would ship no image. Videos come as ``pixel_values_videos`` either way.
+BACKEND_IMAGE_KWARGS = {"return_legacy_image_output": False}
 
 
 def _grid_tokens(config: Any) -> int:
@@ -73,10 +65,8 @@ class ClipFrames(WholeTiles):
 @register
 class VideoLlavaAdapter(FamilyAdapter):
     model_types = ("video_llava",)
+    transformers_since = "5.21.0"  # get_image_features takes pixel_values by keyword from 5.21 on
     required_fields = ("vision_config.image_size", "vision_config.patch_size", "text_config.hidden_size")
     items = {"image": ClipImage(), "video": ClipFrames()}
-    engine = (
-        f"{BACKEND}: text_config.hidden_size via VideoLlavaMultiModalProjector, image and video; images only with "
-        "--mm-processor-kwargs '{\"return_legacy_image_output\": false}' (by default the processor returns "
-        "pixel_values_images, which the backend does not read, and it ships no image)"
-    )
+    look_alikes = ("vision_config.hidden_size",)
+    serving = every_vllm(backend("pooler_output: text_config.hidden_size via VideoLlavaMultiModalProjector"))

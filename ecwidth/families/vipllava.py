@@ -1,15 +1,10 @@
-"""VipLLaVA (``vipllava``): served by vLLM's Transformers backend; the projector's output, the text width.
+"""VipLLaVA (``vipllava``): multi-layer CLIP features, the projector's output at the text width.
 
-vLLM 0.32 has no VipLLaVA class of its own (``_PREVIOUSLY_SUPPORTED_MODELS``
-no longer lists one either); the Transformers backend
-(``vllm/model_executor/models/transformers/multimodal.py``) ships the
-``pooler_output`` of ``VipLlavaModel.get_image_features``: the CLIP tower's
-``vision_feature_layer`` hidden states (a list, CLS rows dropped),
-concatenated, then ``VipLlavaMultiModalProjector`` (LayerNorm, two linears) to
-``text_config.hidden_size``, ``[(image_size / patch_size)², text hidden]``
-per image. That is what a native class would ship too: the projector is
-the last step before the LM. Not the width: ``vision_config.hidden_size``
-and its multiple by the number of layers (the projector's input).
+``VipLlavaModel.get_image_features`` concatenates the CLIP tower's
+``vision_feature_layer`` hidden states (a list, CLS rows dropped), then runs
+the projector (LayerNorm, two linears) to the text width,
+``[(image_size / patch_size)², text hidden]`` per image. The projector is the
+last step before the LM, so a native class would ship the same width.
 
 Items: one ``image_size`` tile, the minimal item too (the tower's position
 table is fixed to it); ``(image_size / patch_size)²`` tokens.
@@ -17,13 +12,16 @@ table is fixed to it); ``(image_size / patch_size)²`` tokens.
 
 from __future__ import annotations
 
-from ecwidth.families._backend import BACKEND, WholeTiles
+from ecwidth.engines.facts import every_vllm
+from ecwidth.families._backend import WholeTiles, backend
 from ecwidth.families.adapter import FamilyAdapter, register
 
 
 @register
 class VipLlavaAdapter(FamilyAdapter):
     model_types = ("vipllava",)
+    transformers_since = "5.23.0"  # vision_feature_layer (singular) from 5.23 on
     required_fields = ("vision_config.image_size", "vision_config.patch_size", "text_config.hidden_size")
     items = {"image": WholeTiles()}
-    engine = f"{BACKEND}: text_config.hidden_size via VipLlavaMultiModalProjector"
+    look_alikes = ("vision_config.hidden_size",)
+    serving = every_vllm(backend("pooler_output: text_config.hidden_size via VipLlavaMultiModalProjector"))

@@ -1,19 +1,13 @@
 """Voxtral: a Whisper tower, 4 rows merged into one, then the audio-language adapter into the LM.
 
-vLLM 0.32's ``VoxtralForConditionalGeneration.embed_multimodal``
-(``voxtral.py``) ships, per clip (key ``audio``), the Whisper encoder's rows
-merged ``downsample_factor`` (4) at a time into ``d_model × 4`` channels,
-through ``AudioLanguageAdapter`` (``w_in``, GELU, ``w_out``) to
-``text_config.hidden_size``: ``[tokens, text_config.hidden_size]``. The
-merged channels (5120) are not the width.
-
-The engine cannot serve transformers' format: vLLM's class reads the
-Mistral-format checkpoint (``params.json``, ``audio_config.downsample_factor``,
-``--tokenizer-mode mistral``), not transformers' ``voxtral`` config. We
-measure what transformers' model feeds the LM: ``get_audio_features``
-merges the rows by ``audio_config.intermediate_size`` (4 × d_model) and
-projects them with ``multi_modal_projector`` (``linear_1``, ``linear_2``)
-to ``text_config.hidden_size``, the same width as vLLM's ``w_out``.
+vLLM's class reads the Mistral-format checkpoint (``params.json``,
+``audio_config.downsample_factor``, ``--tokenizer-mode mistral``), not
+transformers' ``voxtral`` config: its Whisper rows are merged
+``downsample_factor`` (4) at a time into ``d_model × 4`` channels and go
+through the adapter (``w_in``, GELU, ``w_out``) to the text width. We
+measure what transformers' model feeds the LM: ``get_audio_features`` merges
+the rows by ``audio_config.intermediate_size`` (4 × d_model) and projects them
+with ``multi_modal_projector`` (``linear_1``, ``linear_2``) to the same width.
 
 The tower takes only full 3000-frame windows and masks nothing: 375 tokens
 a window, whatever the clip's length. ``encode`` runs the layers over the
@@ -33,6 +27,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families._whisper_audio import first_rows
 from ecwidth.families.adapter import FamilyAdapter, register, rows
 from ecwidth.families.items import ItemKind
@@ -69,9 +64,14 @@ class VoxtralAdapter(FamilyAdapter):
     encoder_attributes = ("audio_tower", "multi_modal_projector")
     required_fields = ("text_config.hidden_size", "audio_config.intermediate_size")
     items = {"audio": VoxtralWindows()}
-    engine = (
-        "vllm VoxtralForConditionalGeneration (voxtral.py) serves only the Mistral-format checkpoint, not "
-        "transformers' voxtral config; its AudioLanguageAdapter ships text_config.hidden_size, which agrees"
+    look_alikes = ("audio_config.hidden_size", "audio_config.intermediate_size")
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("VoxtralForConditionalGeneration",),
+            files=("vllm/model_executor/models/voxtral.py",),
+            ships="AudioLanguageAdapter output (Mistral-format checkpoint): text_config.hidden_size",
+        )
     )
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:

@@ -1,24 +1,17 @@
 """Voxtral-Realtime (``voxtral_realtime``): transformers' port feeds the LM its projector's output, the text width.
 
-vLLM 0.32's ``VoxtralRealtimeGeneration`` (``voxtral_realtime.py``) serves only
-the Mistral-format checkpoint (``params.json``, remapped by
-``transformers_utils/configs/mistral.py``, which sets ``block_pool_size`` to the
-downsample factor for a causal encoder), not transformers' ``voxtral_realtime``
-config, and it ships something else: its ``embed_multimodal`` runs only the
-Whisper convolutions and ships their rows pooled ``block_pool_size`` at a time,
-``[tokens, d_model × block_pool_size]`` (``audio_config.hidden_size ×
-downsample_factor`` in transformers' names, 5120 published); the causal
-encoder layers and the audio-language adapter run later, in ``forward``. **The
-two widths differ.**
-
-transformers' format reaches vLLM only through its Transformers backend
-(``vllm/model_executor/models/transformers/multimodal.py``; the registry has no
-``VoxtralRealtimeForConditionalGeneration``; whether the class passes the
-backend's gate is not verified), which ships the ``pooler_output`` of
-``VoxtralRealtimeModel.get_audio_features``: the causal conv embedder (stride
-2), the causal encoder, the rows merged ``downsample_factor`` at a time, then
-``multi_modal_projector`` (``linear_1``, ``linear_2``) to
-``text_config.hidden_size``. That is what we measure, as for ``voxtral``.
+vLLM's class serves only the Mistral-format checkpoint (``params.json``,
+remapped by ``transformers_utils/configs/mistral.py``, which sets
+``block_pool_size`` to the downsample factor for a causal encoder), and it
+ships something else: its ``embed_multimodal`` runs only the Whisper
+convolutions and ships their rows pooled ``block_pool_size`` at a time; the
+causal encoder layers and the audio-language adapter run later, in
+``forward``. **The two widths differ**: ecwidth measures and predicts what
+transformers' ``VoxtralRealtimeModel.get_audio_features`` feeds the LM (the
+causal conv embedder, the causal encoder, the rows merged
+``downsample_factor`` at a time, then ``multi_modal_projector`` to the text
+width), which is what the Transformers backend would ship for transformers'
+format.
 
 Items: a log-mel spectrogram ``[1, mel bins, frames]`` of whole tokens
 (``2 × downsample_factor`` frames each, 80 ms); one token is the minimal item.
@@ -30,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import MEL_FRAMES_PER_SECOND, ItemKind
 
@@ -62,8 +56,15 @@ class VoxtralRealtimeAdapter(FamilyAdapter):
     encoder_attributes = ("audio_tower", "multi_modal_projector")
     required_fields = ("text_config.hidden_size", "audio_config.hidden_size", "downsample_factor")
     items = {"audio": WholeTokenMel()}
-    engine = (
-        "vllm VoxtralRealtimeGeneration (voxtral_realtime.py) serves only the Mistral-format checkpoint and ships "
-        "post-conv rows, audio_config.hidden_size x downsample_factor, which disagrees; transformers' format would "
-        "go through the Transformers backend (pooler_output): text_config.hidden_size, measured here"
+    look_alikes = ("audio_config.hidden_size",)
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("VoxtralRealtimeGeneration",),
+            files=(
+                "vllm/model_executor/models/voxtral_realtime.py",
+                "vllm/model_executor/models/whisper_causal.py",
+            ),
+            ships="post-conv Whisper rows pooled block_pool_size at a time: audio_config.hidden_size x downsample_factor",
+        )
     )

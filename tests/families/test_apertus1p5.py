@@ -3,14 +3,23 @@
 import pytest
 from tiny_configs import tiny_config
 
-import ecwidth
-from ecwidth.errors import UnmeasurableError
-from ecwidth.measuring.predict import predict_widths
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
+from ecwidth.families.adapter import adapter_for
+from ecwidth.reading.configs import resolve_spec
 
 
 def test_images_and_audio_are_predicted_at_the_text_hidden_size_and_not_measured():
     raw = tiny_config("apertus1p5")
+    config = resolve_spec(raw).config
+    adapter = adapter_for("apertus1p5")
     hidden = raw["text_config"]["hidden_size"]
-    assert predict_widths(raw) == {"image": hidden, "audio": hidden}
-    with pytest.raises(UnmeasurableError, match="embedding table"):
-        ecwidth.measure(raw, device="cpu")
+    assert adapter.predict(config) == {"image": hidden, "audio": hidden}
+    assert adapter.config_modalities(config) == ()  # both are rows of the LM's embedding table
+    assert "embedding table" in adapter.predicted_only["image"]
+
+
+@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
+def test_no_vllm_release_loads_it_through_the_backend(release):
+    adapter = adapter_for("apertus1p5")
+    assert adapter.serving[release].path == "backend"
+    assert adapter.serving_for(release).serves is False  # the release's transformers pin predates the model type

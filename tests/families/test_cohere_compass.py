@@ -5,6 +5,8 @@ from building import built, encoded
 from tiny_configs import tiny_config
 
 import ecwidth
+from ecwidth.engines.facts import PRUNING
+from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.reading.configs import resolve_spec
@@ -29,9 +31,6 @@ def test_image_ships_main_features_and_every_deepstack_level(levels):
     result = ecwidth.measure(cfg, device="cpu")
     assert result.widths == result.predicted == {"image": shipped_width(cfg)}
     assert result.deepstack_levels == {"image": len(levels)}
-    if levels:  # the naive fields are the trap
-        naive = (cfg["vision_config"]["out_hidden_size"], cfg["text_config"]["hidden_size"])
-        assert result.widths["image"] not in naive
 
 
 def test_minimal_item_is_one_merged_patch_and_profile_is_capped_in_tokens():
@@ -65,3 +64,9 @@ def test_image_tokens_follow_the_published_processor(height, width, tokens):
 def test_video_is_not_served_as_vllm_registers_images_only():
     with pytest.raises(ValueError, match="'video'"):
         ecwidth.measure(tiny_config("cohere_compass"), ["video"], device="cpu")
+
+
+def test_vllm_takes_pruning_and_sglang_does_not_serve_it():
+    adapter = adapter_for("cohere_compass")
+    assert adapter.serving_for(VLLM_0_32).options == adapter.serving_for(VLLM_0_33).options == PRUNING
+    assert adapter.serving_for(SGLANG_0_5_23).serves is False

@@ -4,18 +4,27 @@ from __future__ import annotations
 
 from tiny_configs import tiny_config
 
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
+from ecwidth.measuring.predict import predict_widths
 from ecwidth.reading.configs import resolve_spec
 
 
 def test_width_is_the_text_hidden_size():
     raw = tiny_config("cosmos3_edge")
     expected = raw["text_config"]["hidden_size"]
-    assert expected not in (raw["projector_hidden_size"], raw["vision_config"]["hidden_size"] * 4)
+    assert expected != raw["vision_config"]["hidden_size"] * 4  # the merged patches, before the projector
     result = measure(raw, device="cpu", dtype="float32")
     assert result.widths == {"image": expected, "video": expected}
+
+
+def test_both_vllm_releases_serve_it_natively_at_the_same_width():
+    raw = tiny_config("cosmos3_edge")
+    adapter = adapter_for("cosmos3_edge")
+    assert [adapter.serving_for(release).path for release in (VLLM_0_32, VLLM_0_33)] == ["native", "native"]
+    assert predict_widths(raw, engine=VLLM_0_32) == predict_widths(raw, engine=VLLM_0_33)
 
 
 def test_image_tokens_follow_the_pixel_budget():

@@ -10,11 +10,11 @@ from ecwidth.measuring.measure import measure
 def test_width_packs_every_deepstack_level() -> None:
     cfg = tiny_config("cosmos3_omni")
     vision = cfg["vision_config"]
-    expected = vision["out_hidden_size"] * (1 + len(vision["deepstack_visual_indexes"]))  # 48 × 3
-    assert expected != cfg["text_config"]["hidden_size"]
+    levels = len(vision["deepstack_visual_indexes"])
+    expected = vision["out_hidden_size"] * (1 + levels)
     result = measure(cfg, device="cpu", dtype="float32")
     assert result.widths == {"image": expected, "video": expected}
-    assert result.deepstack_levels == {"image": 2, "video": 2}
+    assert result.deepstack_levels == {"image": levels, "video": levels}
 
 
 def test_without_deepstack_levels_the_width_is_the_merger_output() -> None:

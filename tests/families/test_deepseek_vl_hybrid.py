@@ -7,11 +7,10 @@ import ecwidth
 from ecwidth.measuring.measure import dummy_shapes
 
 
-def test_images_ship_at_the_text_hidden_size_not_a_towers_width():
+def test_images_ship_at_the_text_hidden_size_not_a_half_or_the_sam_projection():
     raw = tiny_config("deepseek_vl_hybrid")
     width = raw["text_config"]["hidden_size"]
-    towers = (raw["vision_config"]["hidden_size"], raw["high_res_vision_config"]["output_channels"] * 4, width // 2)
-    assert width not in towers
+    assert width not in (raw["high_res_vision_config"]["output_channels"] * 4, width // 2)
     assert ecwidth.measure(raw, device="cpu").widths == {"image": width}
 
 

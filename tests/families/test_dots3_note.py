@@ -8,6 +8,7 @@ from pathlib import Path
 import torch
 from building import built
 
+from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
@@ -20,12 +21,11 @@ def tiny() -> dict:
     return json.loads(TINY.read_text())
 
 
-def test_widths_are_the_adapter_outputs_not_the_tower_widths() -> None:
+def test_widths_are_the_adapter_outputs() -> None:
     cfg = tiny()
     vision, audio = cfg["vision_config"]["adapter_out_dim"], cfg["audio_config"]["whisper_adapter_out_dim"]
     result = measure(cfg, device="cpu")
     assert result.widths == {"image": vision, "video": vision, "audio": audio}
-    assert vision != cfg["vision_config"]["embed_dim"] and audio != cfg["audio_config"]["whisper_config"]["d_model"]
     assert result.predicted == result.widths
 
 
@@ -53,3 +53,9 @@ def test_token_counts() -> None:
     assert adapter.embed_tokens(config, ItemSize("audio", seconds=1)) == 13  # ceil(16000 / 1280)
     assert adapter.embed_tokens(config, ItemSize("audio", seconds=61)) == 750 + 13  # a 60 s chunk, then 1 s
     assert adapter.profile_tokens(config, "audio") == 750
+
+
+def test_sglang_has_no_video_feature_method_and_vllm_serves_every_modality() -> None:
+    adapter = adapter_for("dots3_note")
+    assert set(adapter.serving_for(SGLANG_0_5_23).unserved) == {"video"}
+    assert not adapter.serving_for(VLLM_0_33).unserved

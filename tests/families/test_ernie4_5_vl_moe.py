@@ -2,23 +2,33 @@
 
 from __future__ import annotations
 
+import pytest
 import torch
-from building import built
+from building import build_on_cpu, built
 from tiny_configs import tiny_config
 
-from ecwidth.measuring.measure import measure
+from ecwidth.engines.releases import RELEASES
+from ecwidth.families.adapter import adapter_for
+from ecwidth.measuring.measure import measure_widths
 
 
 def test_width_is_the_text_hidden_size_not_the_resampler_inside() -> None:
     cfg = tiny_config("ernie4_5_vl_moe")
-    expected = cfg["text_config"]["hidden_size"]  # 40; the resampler's spatial_dim is 4 × 32 = 128
-    assert expected not in (cfg["vision_config"]["hidden_size"], 4 * cfg["vision_config"]["hidden_size"])
-    assert measure(cfg, device="cpu", dtype="float32").widths == {"image": expected, "video": expected}
+    expected = cfg["text_config"]["hidden_size"]
+    assert expected != 4 * cfg["vision_config"]["hidden_size"]  # the resampler's spatial_dim
+    with torch.inference_mode():
+        assert measure_widths(build_on_cpu(cfg)) == {"image": expected, "video": expected}
 
 
 def test_a_frame_pair_merges_into_one_token_row() -> None:
-    adapter, model = built(tiny_config("ernie4_5_vl_moe"))
+    cfg = tiny_config("ernie4_5_vl_moe")
+    adapter, model = built(cfg)
     item = adapter.dummy_item(model, "video", "minimal")
     assert item["video_grid_thw"].tolist() == [[2, 2, 2]]
     with torch.inference_mode():
-        assert adapter.encode(model, "video", item).shape == (1, 40)
+        assert adapter.encode(model, "video", item).shape == (1, cfg["text_config"]["hidden_size"])
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_no_release_loads_transformers_schema(release) -> None:
+    assert adapter_for("ernie4_5_vl_moe").serving_for(release).serves is False

@@ -2,8 +2,11 @@
 
 A family test file keeps only what is specific to its family; this module
 checks what all of them share: it measures, the width equals the config's
-prediction, a missing required field is named, minimal and profile items
-agree, and a pipeline stage without the encoder reports nothing. A family
+prediction, no field the family names as a look-alike equals it, each vLLM
+release has a record that names its class, files and what it ships (or why it
+does not serve the type), a missing required field is named, minimal and
+profile items agree, and a pipeline stage without the encoder reports nothing.
+A type no release serves is measured through the build and its family's rule. A family
 that can only predict (an ``engine_only`` one, with no transformers class, or
 one whose items are LM token embeddings) keeps a shorter contract: it
 predicts every modality it declares, and refuses to measure, saying why.
@@ -13,20 +16,36 @@ from __future__ import annotations
 
 import copy
 import gc
+import re
 
 import pytest
 import torch
+import transformers
 from building import build_on_cpu
 from tiny_configs import measurable_model_types, tiny_config, tiny_model_types
 
-from ecwidth.errors import ConfigError, UnmeasurableError
+from ecwidth.engines import releases
+from ecwidth.engines.releases import Release
+from ecwidth.errors import ConfigError, NotServedError, UnknownModelTypeError, UnmeasurableError
 from ecwidth.families.adapter import adapter_for, lookup, resolve, supported_model_types
 from ecwidth.measuring.measure import dummy_shapes, measure, measure_widths
 from ecwidth.measuring.predict import predict_widths
 from ecwidth.reading.configs import resolve_spec
 
-MODEL_TYPES = measurable_model_types()
-PREDICTED_ONLY = [t for t in tiny_model_types() if t not in MODEL_TYPES]
+INSTALLED = releases.version_tuple(transformers.__version__.split(".dev")[0])
+
+
+def too_new(model_type: str) -> bool:
+    """Whether the installed transformers predates the classes ecwidth builds the family from (an engine's pin)."""
+    since = adapter_for(model_type).transformers_since
+    return bool(since) and INSTALLED < releases.version_tuple(since)
+
+
+#: The contract runs under the project's transformers and under each engine's pin (``make test`` does both):
+#: a family newer than the installed transformers is checked for its one-line refusal instead.
+TOO_NEW = [t for t in tiny_model_types() if too_new(t)]
+MODEL_TYPES = measurable_model_types(leaving_out=TOO_NEW)
+PREDICTED_ONLY = [t for t in tiny_model_types() if t not in MODEL_TYPES and t not in TOO_NEW]
 #: Tokens a profile item is capped at: enough to leave the minimal item's shape, small enough for a CPU.
 PROFILE_CAP = 64
 
@@ -42,29 +61,95 @@ def test_every_registered_model_type_has_a_tiny_config():
     assert not untested, f"add tests/tiny/<model_type>.json for {untested}"
 
 
+def serving_release(model_type: str) -> Release | None:
+    """The newest release that serves ``model_type``, the default first; None where none does."""
+    adapter = adapter_for(model_type)
+    ordered = [releases.DEFAULT, *reversed(releases.RELEASES)]
+    return next((release for release in ordered if adapter.serving_for(release).serves), None)
+
+
+def measured_and_predicted(model_type: str) -> tuple[dict[str, int], dict[str, int]]:
+    """The tiny config's widths, measured and predicted, in ecwidth's modality names: through ``measure`` for a
+    release that serves the type, else (no release serves it) through the build and the family's own rule."""
+    release = serving_release(model_type)
+    adapter = adapter_for(model_type)
+    if release is not None:
+        result = measure(tiny_config(model_type), device="cpu", dtype="float32", engine=release)
+        names = {
+            adapter.engine_key(m, release): m
+            for m in adapter.config_modalities(resolve_spec(tiny_config(model_type)).config)
+        }
+        return (
+            {names[key]: width for key, width in result.widths.items()},
+            {names[key]: width for key, width in result.predicted.items()},
+        )
+    with torch.inference_mode():
+        measured = measure_widths(build_on_cpu(tiny_config(model_type)))
+    return measured, adapter.predict(resolve_spec(tiny_config(model_type)).config)
+
+
 @pytest.mark.parametrize("model_type", MODEL_TYPES)
 def test_measures_a_positive_width_per_modality_equal_to_the_prediction(model_type):
-    result = measure(tiny_config(model_type), device="cpu", dtype="float32")
+    widths, predicted = measured_and_predicted(model_type)
     adapter = adapter_for(model_type)
-    assert tuple(result.widths) == adapter.config_modalities(resolve_spec(tiny_config(model_type)).config)
-    assert result.widths, "a multimodal family measured no modality"
-    assert all(isinstance(w, int) and w > 0 for w in result.widths.values())
-    assert result.predicted == result.widths
+    config = resolve_spec(tiny_config(model_type)).config
+    assert tuple(widths) == adapter.config_modalities(config)
+    assert widths, "a multimodal family measured no modality"
+    assert all(isinstance(w, int) and w > 0 for w in widths.values())
+    assert {m: predicted[m] for m in widths} == widths
+    for field in adapter.look_alikes:  # each field that looks like the width must be there and differ from it
+        value = resolve(config, field)
+        assert value is not None, f"the tiny config lacks the look-alike {field!r}, so its check could not fail"
+        assert all(value != width for width in widths.values()), f"{field} = {value} equals a measured width"
+
+
+@pytest.mark.parametrize("model_type", supported_model_types())
+def test_every_family_records_each_vllm_release_and_each_record_says_what_it_needs(model_type):
+    adapter = adapter_for(model_type)
+    assert {releases.VLLM_0_32, releases.VLLM_0_33} <= set(adapter.serving), "write a record per vLLM release"
+    assert set(adapter.serving) <= {release.key for release in releases.RELEASES}
+    modalities = set(adapter.items) | set(adapter.predicted_only)
+    for key, record in adapter.serving.items():
+        if not record.serves:
+            assert record.why_not, f"{key}: a release that does not serve the type says why"
+            continue
+        assert record.classes and record.files and record.ships, f"{key}: name the class, its files, what it ships"
+        assert set(record.keys) | set(record.unserved) <= modalities, key
+        for option, whys in record.unserved_with.items():
+            assert option in record.options and set(whys) <= modalities, key
+    for modality in adapter.width_fields:
+        assert modality == "*" or modality in modalities, f"a width rule for {modality!r}, which the family lacks"
 
 
 @pytest.mark.parametrize("model_type", PREDICTED_ONLY)
 def test_a_predicted_only_family_predicts_its_modalities_and_refuses_to_measure(model_type):
-    predicted = predict_widths(tiny_config(model_type))
-    assert set(predicted) == set(adapter_for(model_type).predicted_only)
+    adapter = adapter_for(model_type)
+    release = serving_release(model_type)
+    if release is None:
+        predicted = adapter.predict(resolve_spec(tiny_config(model_type)).config)
+    else:
+        predicted = predict_widths(tiny_config(model_type), engine=release)
+        predicted = {adapter.modality_for_key(key, release): width for key, width in predicted.items()}
+    assert set(predicted) == set(adapter.predicted_only)
     assert predicted and all(isinstance(w, int) and w > 0 for w in predicted.values())
-    with pytest.raises(UnmeasurableError, match="is predicted only"):
-        measure(tiny_config(model_type), device="cpu")
+    with pytest.raises((UnmeasurableError, NotServedError), match="is predicted only|does not serve"):
+        measure(tiny_config(model_type), device="cpu", engine=release)
 
 
-@pytest.mark.parametrize("model_type", tiny_model_types())
-def test_a_missing_required_field_is_a_config_error_naming_it(model_type):
+@pytest.mark.parametrize("model_type", TOO_NEW)
+def test_a_family_newer_than_the_installed_transformers_refuses_in_one_line(model_type):
+    since = adapter_for(model_type).transformers_since
+    with pytest.raises(UnknownModelTypeError, match=f"needs transformers {re.escape(since)} or newer"):
+        measure(tiny_config(model_type), device="cpu", engine=serving_release(model_type))
+
+
+@pytest.mark.parametrize("model_type", [t for t in tiny_model_types() if t not in TOO_NEW])
+def test_a_required_field_left_out_is_named_unless_the_config_class_supplies_it(model_type):
+    """A diff-style hub file leaves out what its class defaults; the engine reads the loaded config, so a class
+    default stands in. A field neither the file nor the class gives is one error naming it."""
+    adapter = adapter_for(model_type)
     raw = tiny_config(model_type)
-    fields = adapter_for(model_type).required_paths(raw)
+    fields = adapter.required_paths(raw)
     assert fields, f"{model_type} declares no required field"
     for field in fields:
         assert lookup(raw, field) is not None, f"the tiny config lacks its own required {field!r}"
@@ -74,8 +159,11 @@ def test_a_missing_required_field_is_a_config_error_naming_it(model_type):
         for part in parents:
             owner = owner[part]
         del owner[leaf]
-        with pytest.raises(ConfigError, match=field.replace(".", r"\.")):
-            resolve_spec(broken)
+        if field in adapter.missing_fields(adapter.translate(copy.deepcopy(broken))):
+            with pytest.raises(ConfigError, match=field.replace(".", r"\.")):
+                resolve_spec(broken)
+        else:
+            assert resolve(resolve_spec(broken).config, field) is not None, f"{field}: no class default stood in"
 
 
 @pytest.mark.parametrize("model_type", MODEL_TYPES)

@@ -1,17 +1,20 @@
 """Fuyu at tiny scale: one row per patch at the text width, from last_hidden_state (its pooler_output is None)."""
 
+import pytest
 import torch
-from building import built
+from building import build_on_cpu, built
 from tiny_configs import tiny_config
 
-import ecwidth
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
+from ecwidth.measuring.measure import measure_widths
 
 
-def test_patches_ship_at_the_text_hidden_size_not_the_patch_size():
+def test_patches_reach_the_lm_at_the_text_hidden_size_not_the_patch_size():
     raw = tiny_config("fuyu")
     assert raw["patch_size"] ** 2 * raw["num_channels"] != raw["text_config"]["hidden_size"]
-    assert ecwidth.measure(raw, device="cpu").widths == {"image": raw["text_config"]["hidden_size"]}
+    with torch.inference_mode():
+        assert measure_widths(build_on_cpu(raw)) == {"image": raw["text_config"]["hidden_size"]}
 
 
 def test_the_feature_method_has_no_pooler_output_for_the_backend_to_ship():
@@ -19,4 +22,8 @@ def test_the_feature_method_has_no_pooler_output_for_the_backend_to_ship():
     with torch.inference_mode():
         output = model.get_image_features(**adapter.dummy_item(model, "image", "minimal"))
     assert output.pooler_output is None
-    assert "cannot ship" in adapter_for("fuyu").engine
+
+
+@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
+def test_no_vllm_release_serves_it(release):
+    assert adapter_for("fuyu").serving_for(release).serves is False

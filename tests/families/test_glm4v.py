@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 from tiny_configs import tiny_config
 
+from ecwidth.engines.facts import PRUNING
+from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
@@ -19,10 +21,9 @@ MODEL_TYPES = ("glm4v", "glm4v_moe", "glm_ocr", "glm5_next")
 
 
 @pytest.mark.parametrize("model_type", MODEL_TYPES)
-def test_width_is_the_merger_output_not_the_tower_or_the_lm(model_type: str) -> None:
+def test_width_is_the_merger_output(model_type: str) -> None:
     cfg = tiny_config(model_type)
-    expected = cfg["vision_config"]["out_hidden_size"]  # 48
-    assert expected not in (cfg["vision_config"]["hidden_size"], cfg["text_config"]["hidden_size"])
+    expected = cfg["vision_config"]["out_hidden_size"]
     result = measure(cfg, device="cpu", dtype="float32")
     assert result.widths == {"image": expected, "video": expected}
     assert result.deepstack_levels == {"image": 0, "video": 0}
@@ -45,3 +46,10 @@ def test_token_counts_follow_glm_smart_resize() -> None:
     # 8 frames are 4 temporal groups, 7 frames too.
     assert adapter.embed_tokens(config, ItemSize("video", 448, 448, frames=8)) == 4 * 16 * 16
     assert adapter.embed_tokens(config, ItemSize("video", 448, 448, frames=7)) == 4 * 16 * 16
+
+
+@pytest.mark.parametrize("model_type", MODEL_TYPES)
+def test_vllm_takes_pruning_for_all_four_and_sglang_serves_glm5_next_alone(model_type: str) -> None:
+    adapter = adapter_for(model_type)
+    assert adapter.serving_for(VLLM_0_32).options == adapter.serving_for(VLLM_0_33).options == PRUNING
+    assert adapter.serving_for(SGLANG_0_5_23).serves is (model_type == "glm5_next")

@@ -10,8 +10,4 @@ def test_images_ship_at_the_text_hidden_size():
     vision = raw["vision_config"]
     result = ecwidth.measure(raw, device="cpu")
     assert result.widths == {"image": raw["text_config"]["hidden_size"]}
-    assert result.widths["image"] not in (
-        vision["hidden_size"],
-        vision["output_channels"],
-        2 * vision["output_channels"],
-    )
+    assert result.widths["image"] != 2 * vision["output_channels"]  # the first conv's channels

@@ -1,21 +1,25 @@
 """Granite-Docling at tiny scale: the Transformers backend's ``pooler_output``, its DeepStack levels dropped."""
 
+import pytest
 import torch
-from building import built
+from building import build_on_cpu, built
 from tiny_configs import tiny_config
 
-import ecwidth
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
+from ecwidth.measuring.measure import measure_widths
+from ecwidth.reading.configs import resolve_spec
 
 
 def test_images_ship_at_out_hidden_size_without_the_deepstack_levels():
     raw = tiny_config("granite_docling")
     levels = len(raw["vision_config"]["deepstack_visual_indexes"])
     assert levels > 0
-    result = ecwidth.measure(raw, device="cpu")
-    assert result.widths == {"image": raw["vision_config"]["out_hidden_size"]}
-    assert result.widths["image"] != raw["vision_config"]["out_hidden_size"] * (1 + levels)
-    assert result.deepstack_levels == {"image": 0}
+    with torch.inference_mode():
+        widths = measure_widths(build_on_cpu(raw))
+    assert widths == {"image": raw["vision_config"]["out_hidden_size"]}
+    assert widths["image"] != raw["vision_config"]["out_hidden_size"] * (1 + levels)
+    assert adapter_for("granite_docling").deepstack_levels(resolve_spec(raw).config, "image") == 0
 
 
 def test_transformers_returns_the_levels_the_backend_drops():
@@ -24,4 +28,10 @@ def test_transformers_returns_the_levels_the_backend_drops():
     with torch.inference_mode():
         output = model.get_image_features(**adapter.dummy_item(model, "image", "minimal"))
     assert len(output.deepstack_features) == len(raw["vision_config"]["deepstack_visual_indexes"])
-    assert "dropped" in adapter_for("granite_docling").engine
+
+
+@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
+def test_no_vllm_release_loads_it_through_the_backend(release):
+    adapter = adapter_for("granite_docling")
+    assert adapter.serving[release].path == "backend"
+    assert adapter.serving_for(release).serves is False  # the release's transformers pin predates the model type

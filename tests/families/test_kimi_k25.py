@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tiny_configs import tiny_config
 
+from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
@@ -13,8 +14,7 @@ from ecwidth.reading.configs import resolve_spec
 def test_vision_chunk_width_is_the_text_hidden_size():
     raw = tiny_config("kimi_k25")
     expected = raw["text_config"]["hidden_size"]
-    merged = raw["vision_config"]["hidden_size"] * 2 * 2  # the projector's input: not the width
-    assert expected not in (merged, raw["vision_config"]["hidden_size"], raw["projection_hidden_size"])
+    assert expected != raw["vision_config"]["hidden_size"] * 2 * 2  # the projector's input: not the width
     result = measure(raw, device="cpu", dtype="float32")
     assert result.widths == {"vision_chunk": expected}
 
@@ -43,3 +43,10 @@ def test_the_published_remote_code_schema_builds_at_its_own_sizes():
     assert spec.config.vision_config.hidden_size == vision["hidden_size"]  # not transformers' default of 1152
     assert spec.raw == published  # the record keeps what was published
     assert measure(published, device="cpu").widths == {"vision_chunk": native["text_config"]["hidden_size"]}
+
+
+def test_vllm_ships_it_as_vision_chunk_and_sglang_as_image():
+    adapter = adapter_for("kimi_k25")
+    for release in (VLLM_0_32, VLLM_0_33):
+        assert adapter.engine_key("vision_chunk", release) == "vision_chunk"
+    assert adapter.engine_key("vision_chunk", SGLANG_0_5_23) == "image"

@@ -1,25 +1,28 @@
 """Kosmos-2 and Kosmos-2.5 at tiny scale: the latent queries at the text model's embed_dim."""
 
 import pytest
+import torch
 from building import build_on_cpu
 from tiny_configs import tiny_config
 
-import ecwidth
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
-from ecwidth.measuring.measure import dummy_shapes
+from ecwidth.measuring.measure import dummy_shapes, measure_widths
 
 
 @pytest.mark.parametrize("model_type", ["kosmos-2", "kosmos-2.5"])
 def test_images_ship_latent_query_num_rows_at_the_text_embed_dim(model_type):
     raw = tiny_config(model_type)
-    assert raw["text_config"]["embed_dim"] != raw["vision_config"]["hidden_size"]
-    assert ecwidth.measure(raw, device="cpu").widths == {"image": raw["text_config"]["embed_dim"]}
-    shapes = dummy_shapes(build_on_cpu(raw), dummy="profile")
-    assert shapes["image"][0] == raw["latent_query_num"]
+    model = build_on_cpu(raw)
+    with torch.inference_mode():
+        assert measure_widths(model) == {"image": raw["text_config"]["embed_dim"]}
+    assert dummy_shapes(model, dummy="profile")["image"][0] == raw["latent_query_num"]
 
 
-def test_kosmos_2_5_is_not_shipped_by_the_backend():
-    assert "ships nothing" in adapter_for("kosmos-2.5").engine
+@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
+def test_the_backend_serves_kosmos_2_and_ships_nothing_of_kosmos_2_5(release):
+    assert adapter_for("kosmos-2").serving_for(release).path == "backend"
+    assert adapter_for("kosmos-2.5").serving_for(release).serves is False
 
 
 def test_kosmos_2_minimal_item_is_one_patch_and_ships_the_profile_item_rows():

@@ -18,9 +18,9 @@ import torch
 from building import built, encoded
 from tiny_configs import tiny_config
 
+from ecwidth.families._tiles import small_tiles
 from ecwidth.families.adapter import FamilyAdapter, adapter_for
 from ecwidth.families.items import ItemSize
-from ecwidth.families.llava import small_tiles
 from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
 
@@ -59,13 +59,11 @@ def text_hidden(name: str) -> int:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_width_is_the_lm_hidden_size_for_every_modality_and_no_tower_field(name: str) -> None:
+def test_width_is_the_lm_hidden_size_for_every_modality(name: str) -> None:
     config = tiny(name)
     result = measure(config, device="cpu")
     modalities = ("image", "video") if config["model_type"] == "llava_onevision" else ("image",)
     assert result.widths == result.predicted == dict.fromkeys(modalities, config["text_config"]["hidden_size"])
-    vision = config["vision_config"]
-    assert result.widths["image"] not in (vision["hidden_size"], vision.get("projection_dim"))
 
 
 def test_a_list_of_feature_layers_widens_the_projector_input_not_the_output() -> None:

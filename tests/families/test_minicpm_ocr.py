@@ -1,18 +1,21 @@
 """MiniCPM-OCR at tiny scale: MiniCPM-V 4.6's merger at the text width, in its default 4x mode."""
 
+import pytest
+import torch
 from building import build_on_cpu
 from tiny_configs import tiny_config
 
-import ecwidth
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
+from ecwidth.families.adapter import adapter_for
 from ecwidth.families.minicpm_ocr import SCALE_RESOLUTION
-from ecwidth.measuring.measure import dummy_shapes
+from ecwidth.measuring.measure import dummy_shapes, measure_widths
 
 
 def test_images_and_videos_ship_at_the_text_hidden_size():
     raw = tiny_config("minicpm_ocr")
     width = raw["text_config"]["hidden_size"]
-    assert width != raw["vision_config"]["hidden_size"]
-    assert ecwidth.measure(raw, device="cpu").widths == {"image": width, "video": width}
+    with torch.inference_mode():
+        assert measure_widths(build_on_cpu(raw)) == {"image": width, "video": width}
 
 
 def test_the_default_4x_mode_keeps_one_token_per_2x2_patches():
@@ -22,3 +25,10 @@ def test_the_default_4x_mode_keeps_one_token_per_2x2_patches():
     assert model.config.downsample_mode == "4x"
     unit = (SCALE_RESOLUTION // raw["vision_config"]["patch_size"] // 2) ** 2  # one merge of 2x2, no ViT merger
     assert dummy_shapes(model, dummy="profile", max_tokens=unit)["image"][0] == unit
+
+
+@pytest.mark.parametrize(("release", "path"), [(VLLM_0_32, "backend"), (VLLM_0_33, "native")])
+def test_no_vllm_release_loads_it_under_its_own_transformers_pin(release, path):
+    adapter = adapter_for("minicpm_ocr")
+    assert adapter.serving[release].path == path  # 0.33 gains a class of its own, on transformers' config
+    assert adapter.serving_for(release).serves is False  # the release's pin predates the model type

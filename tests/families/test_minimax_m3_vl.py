@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tiny_configs import tiny_config
 
+from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
@@ -13,9 +14,13 @@ from ecwidth.reading.configs import resolve_spec
 def test_width_is_the_text_hidden_size():
     raw = tiny_config("minimax_m3_vl")
     expected = raw["text_config"]["hidden_size"]
-    assert expected not in (raw["projector_hidden_size"], expected * 4, raw["vision_config"]["hidden_size"])
     result = measure(raw, device="cpu", dtype="float32")
     assert result.widths == {"image": expected, "video": expected}
+
+
+def test_sglang_serves_both_modalities():
+    record = adapter_for("minimax_m3_vl").serving_for(SGLANG_0_5_23)
+    assert record.serves and not record.unserved and not record.keys
 
 
 def test_token_counts():

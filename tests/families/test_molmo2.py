@@ -8,12 +8,11 @@ import ecwidth
 from ecwidth.families.adapter import adapter_for
 
 
-def test_width_is_the_adapters_text_hidden_size_not_the_text_models():
-    raw = tiny_config("molmo2")
-    raw["adapter_config"]["text_hidden_size"] = 24  # the trap shows only where the two differ
+def test_width_is_the_adapters_text_hidden_size():
+    raw = tiny_config("molmo2")  # its text_hidden_size differs from text_config.hidden_size: the trap shows
+    width = raw["adapter_config"]["text_hidden_size"]
     result = ecwidth.measure(raw, device="cpu")
-    assert result.widths == {"image": 24, "video": 24} == result.predicted
-    assert raw["text_config"]["hidden_size"] != 24
+    assert result.widths == {"image": width, "video": width} == result.predicted
 
 
 def test_profile_image_is_max_crops_plus_low_res_pooled_2x2():

@@ -12,12 +12,9 @@ from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
 
 
-def test_width_is_the_lm_hidden_size_not_the_merged_channels() -> None:
+def test_width_is_the_lm_hidden_size() -> None:
     config = tiny_config("moss_transcribe_diarize")
-    result = measure(config, device="cpu")
-    assert result.widths == {"audio": config["text_config"]["hidden_size"]}
-    merged = config["audio_config"]["hidden_size"] * config["audio_merge_size"]  # adaptor_input_dim
-    assert result.widths["audio"] not in (merged, config["audio_config"]["hidden_size"])
+    assert measure(config, device="cpu").widths == {"audio": config["text_config"]["hidden_size"]}
 
 
 def test_token_counts_follow_vllms_rule() -> None:

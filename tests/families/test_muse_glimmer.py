@@ -5,15 +5,24 @@ from __future__ import annotations
 from building import built
 from tiny_configs import tiny_config
 
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
+from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure
+from ecwidth.measuring.predict import predict_widths
 
 
 def test_width_is_the_text_hidden_size():
     raw = tiny_config("muse_glimmer")
     expected = raw["text_config"]["hidden_size"]
-    assert expected not in (raw["out_hidden_size"], raw["projector_hidden_size"])
     result = measure(raw, device="cpu", dtype="float32")
     assert result.widths == {"image": expected, "video": expected}
+
+
+def test_both_vllm_releases_serve_it_natively_at_the_same_width():
+    raw = tiny_config("muse_glimmer")
+    adapter = adapter_for("muse_glimmer")
+    assert [adapter.serving_for(release).path for release in (VLLM_0_32, VLLM_0_33)] == ["native", "native"]
+    assert predict_widths(raw, engine=VLLM_0_32) == predict_widths(raw, engine=VLLM_0_33)
 
 
 def test_profile_items_are_vllms_dummies():

@@ -8,16 +8,18 @@ import torch
 from building import built
 from tiny_configs import tiny_config
 
+from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
+from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
+from ecwidth.measuring.predict import predict_widths
 
 
-def test_every_modality_ships_the_text_width_not_the_vision_adapters() -> None:
+def test_vision_ships_the_text_width_and_audio_its_towers_proj() -> None:
     config = tiny_config("muse_spark")
     result = measure(config, device="cpu")
     hidden = config["text_config"]["hidden_size"]
     assert result.widths == {"image": hidden, "video": hidden, "audio": config["audio_config"]["out_hidden_size"]}
-    assert hidden not in (config["out_hidden_size"], config["projector_hidden_size"])
 
 
 def test_a_clip_ships_one_row_per_hop_begun() -> None:
@@ -32,3 +34,20 @@ def test_a_clip_ships_one_row_per_hop_begun() -> None:
         shipped = adapter.encode(model, "audio", item)
     assert len(shipped) == math.ceil(real / hop)
     assert adapter.embed_tokens(model.config, ItemSize("audio", seconds=seconds)) == len(shipped)
+
+
+def test_every_release_that_loads_it_ships_all_three_modalities_under_their_own_names() -> None:
+    adapter = adapter_for("muse_spark")
+    assert adapter.serving[VLLM_0_32].path == "backend"
+    assert adapter.serving_for(VLLM_0_32).serves is False  # its transformers pin predates the model type
+    for release in (VLLM_0_33, SGLANG_0_5_23):
+        record = adapter.serving_for(release)
+        assert record.path == "native" and not record.unserved and not record.keys and not record.options
+    raw = tiny_config("muse_spark")
+    assert predict_widths(raw, engine=SGLANG_0_5_23) == predict_widths(raw, engine=VLLM_0_33)
+
+
+def test_sglang_sizes_every_modality_as_its_tower_ships_it() -> None:
+    result = measure(tiny_config("muse_spark"), device="cpu", engine=SGLANG_0_5_23)
+    assert set(result.engine_sizes) == {"image", "video", "audio"}
+    assert result.undersized == {}

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import pytest
 import torch
-from building import built, randomize
+from building import build_on_cpu, built, randomize
 from tiny_configs import tiny_config
 
-from ecwidth.measuring.measure import measure
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
+from ecwidth.families.adapter import adapter_for
+from ecwidth.measuring.measure import measure_widths
 
 
-def test_width_is_the_lm_hidden_size_not_the_towers() -> None:
+def test_audio_reaches_the_lm_at_the_text_hidden_size() -> None:
     config = tiny_config("musicflamingo")
-    result = measure(config, device="cpu")
-    assert result.widths == {"audio": config["text_config"]["hidden_size"]}
-    assert result.widths["audio"] != config["audio_config"]["hidden_size"]
+    with torch.inference_mode():
+        assert measure_widths(build_on_cpu(config)) == {"audio": config["text_config"]["hidden_size"]}
+
+
+@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
+def test_no_vllm_release_serves_it(release) -> None:
+    assert adapter_for("musicflamingo").serving_for(release).serves is False
 
 
 def test_the_item_holds_one_placeholder_per_shipped_row() -> None:

@@ -4,20 +4,28 @@ from __future__ import annotations
 
 import math
 
+import pytest
 import torch
-from building import built
+from building import build_on_cpu, built
 from tiny_configs import tiny_config
 
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
+from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
-from ecwidth.measuring.measure import measure
+from ecwidth.measuring.measure import measure_widths
 
 
-def test_width_is_the_lm_hidden_size_not_the_towers() -> None:
+def test_audio_reaches_the_lm_at_the_text_hidden_size() -> None:
     config = tiny_config("nemo_speechlm")
-    result = measure(config, device="cpu")
-    assert result.widths == {"audio": config["text_config"]["hidden_size"]}
-    towers = config["audio_config"]["asr_config"], config["audio_config"]["diarization_config"]["audio_config"]
-    assert result.widths["audio"] not in {tower["hidden_size"] for tower in towers}
+    with torch.inference_mode():
+        assert measure_widths(build_on_cpu(config)) == {"audio": config["text_config"]["hidden_size"]}
+
+
+@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
+def test_no_vllm_release_loads_it_through_the_backend(release) -> None:
+    adapter = adapter_for("nemo_speechlm")
+    assert adapter.serving[release].path == "backend"
+    assert adapter.serving_for(release).serves is False  # the release's transformers pin predates the model type
 
 
 def test_a_clip_ships_one_row_per_stack_begun() -> None:

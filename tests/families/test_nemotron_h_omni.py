@@ -20,18 +20,11 @@ def tiny() -> dict:
     return json.loads(TINY.read_text())
 
 
-def test_image_and_audio_ship_the_text_width_not_the_projector_or_tower_widths() -> None:
+def test_image_and_audio_ship_the_text_width() -> None:
     cfg = tiny()
     text = cfg["llm_config"]["hidden_size"]
     result = measure(cfg, device="cpu")
     assert result.widths == {"image": text, "audio": text}
-    naive = {
-        cfg["vit_hidden_size"],
-        cfg["projector_hidden_size"],
-        cfg["sound_config"]["hidden_size"],
-        cfg["sound_config"]["projection_hidden_size"],
-    }
-    assert text not in naive
 
 
 def test_video_is_predicted_but_unmeasurable() -> None:
@@ -46,12 +39,13 @@ def test_video_is_predicted_but_unmeasurable() -> None:
 def test_without_a_sound_config_there_is_no_audio() -> None:
     cfg = tiny()
     del cfg["sound_config"]
-    assert adapter_for("nemotron_h_omni").predict(resolve_spec(cfg).config) == dict.fromkeys(("image", "video"), 40)
+    text = cfg["llm_config"]["hidden_size"]
+    assert adapter_for("nemotron_h_omni").predict(resolve_spec(cfg).config) == dict.fromkeys(("image", "video"), text)
 
 
 def test_video_pruning_is_taken_and_adds_no_channels() -> None:
     cfg = tiny()
     result = measure(cfg, device="cpu", video_pruning_rate=0.5)
-    width = cfg["llm_config"]["hidden_size"]  # vLLM nano_nemotron_vl.py: pruning drops rows, appends no channels
+    width = cfg["llm_config"]["hidden_size"]  # nano_nemotron_vl.py: pruning drops rows, appends no channels
     assert result.widths == {"image": width, "audio": width}
     assert predict_widths(cfg, video_pruning_rate=0.5)["video"] == width

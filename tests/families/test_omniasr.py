@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+import pytest
 import torch
-from building import built
+from building import build_on_cpu, built
 from tiny_configs import tiny_config
 
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
-from ecwidth.measuring.measure import measure
+from ecwidth.measuring.measure import measure_widths
 from ecwidth.reading.configs import resolve_spec
 
 
-def test_width_is_the_lm_hidden_size_not_the_towers() -> None:
+def test_audio_reaches_the_lm_at_the_text_hidden_size_not_the_conv_encoders() -> None:
     config = tiny_config("omniasr")
-    result = measure(config, device="cpu")
-    assert result.widths == {"audio": config["text_config"]["hidden_size"]}
-    assert result.widths["audio"] not in (config["audio_config"]["hidden_size"], config["audio_config"]["conv_dim"][-1])
+    with torch.inference_mode():
+        widths = measure_widths(build_on_cpu(config))
+    assert widths == {"audio": config["text_config"]["hidden_size"]}
+    assert widths["audio"] != config["audio_config"]["conv_dim"][-1]
+
+
+@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
+def test_no_vllm_release_loads_it_through_the_backend(release) -> None:
+    adapter = adapter_for("omniasr")
+    assert adapter.serving[release].path == "backend"
+    assert adapter.serving_for(release).serves is False  # the release's transformers pin predates the model type
 
 
 def test_the_token_rule_counts_the_frames_the_tower_emits() -> None:

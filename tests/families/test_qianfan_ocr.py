@@ -3,8 +3,10 @@
 from tiny_configs import tiny_config
 
 import ecwidth
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
+from ecwidth.measuring.predict import predict_widths
 from ecwidth.reading.configs import resolve_spec
 
 
@@ -13,6 +15,13 @@ def test_images_ship_at_the_text_hidden_size_not_the_shuffled_vit_width():
     result = ecwidth.measure(raw, device="cpu")
     shuffled = raw["vision_config"]["hidden_size"] * int(1 / raw["downsample_ratio"]) ** 2
     assert result.widths == {"image": raw["text_config"]["hidden_size"]} != {"image": shuffled}
+
+
+def test_both_vllm_releases_serve_it_natively_at_the_same_width():
+    raw = tiny_config("qianfan_ocr")
+    adapter = adapter_for("qianfan_ocr")
+    assert [adapter.serving_for(release).path for release in (VLLM_0_32, VLLM_0_33)] == ["native", "native"]
+    assert predict_widths(raw, engine=VLLM_0_32) == predict_widths(raw, engine=VLLM_0_33)
 
 
 def test_tokens_are_a_pixel_shuffled_tile_each_plus_a_thumbnail():

@@ -12,6 +12,7 @@ import pytest
 from building import built, encoded
 from tiny_configs import tiny_config
 
+from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
@@ -37,16 +38,14 @@ def with_widths(model_type: str, out_hidden: int | None = None, audio_out: int |
         (with_widths("qwen2_5_omni_thinker"), "qwen2_5_omni_thinker"),  # a thinker config on its own
     ],
 )
-def test_each_modality_ships_its_own_output_width_and_no_tower_or_lm_width(config: dict, model_type: str) -> None:
+def test_each_modality_ships_its_own_output_width(config: dict, model_type: str) -> None:
     fields = config.get("thinker_config", config)
     vision, audio = fields["vision_config"], fields["audio_config"]
     result = measure(config, device="cpu")
     assert result.widths == result.predicted
     vision_width = vision["out_hidden_size"]
     assert result.widths == {"image": vision_width, "video": vision_width, "audio": audio["output_dim"]}
-    assert result.widths["image"] != vision["hidden_size"]
-    assert result.widths["audio"] != audio["d_model"]
-    assert result.lm_hidden_size == fields["text_config"]["hidden_size"] not in result.widths.values()
+    assert result.lm_hidden_size == fields["text_config"]["hidden_size"]
 
 
 def test_minimal_vision_items_are_one_token_and_audio_tokens_follow_the_pooling() -> None:
@@ -74,3 +73,10 @@ def test_token_counts_follow_the_processor_settings() -> None:
     assert adapter.profile_tokens(config, "image") == 16384
     assert adapter.profile_tokens(config, "video") == 768
     assert adapter.profile_tokens(config, "audio") == 750
+
+
+@pytest.mark.parametrize("model_type", ["qwen2_5_omni", "qwen2_5_omni_thinker"])
+def test_vllm_serves_the_thinker_and_sglang_has_no_class_for_it(model_type: str) -> None:
+    adapter = adapter_for(model_type)
+    assert adapter.serving_for(VLLM_0_32).serves and adapter.serving_for(VLLM_0_33).serves
+    assert adapter.serving_for(SGLANG_0_5_23).serves is False

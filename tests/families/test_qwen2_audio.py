@@ -14,6 +14,7 @@ import torch
 from building import built, encoded, randomize
 from tiny_configs import tiny_config
 
+from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
@@ -27,11 +28,16 @@ def with_window(max_source_positions: int) -> dict[str, Any]:
     return config
 
 
-def test_width_is_the_lm_hidden_size_not_d_model() -> None:
+def test_width_is_the_lm_hidden_size() -> None:
     config = tiny_config("qwen2_audio")
     result = measure(config, device="cpu")
     assert result.widths == result.predicted == {"audio": config["text_config"]["hidden_size"]}
-    assert result.widths["audio"] != config["audio_config"]["d_model"]
+
+
+def test_both_engines_serve_it_and_neither_takes_an_option() -> None:
+    for release in (VLLM_0_33, SGLANG_0_5_23):
+        record = adapter_for("qwen2_audio").serving_for(release)
+        assert record.serves and record.options == frozenset() and not record.keys
 
 
 def test_the_published_config_leaves_the_width_to_the_text_class_default() -> None:

@@ -12,6 +12,8 @@ import torch
 from building import built, encoded
 from tiny_configs import tiny_config
 
+from ecwidth.engines.facts import PRUNING
+from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
@@ -21,21 +23,26 @@ from ecwidth.reading.configs import resolve_spec
 # Qwen2.5-VL's nested, as transformers 5 saves it (text fields under text_config).
 MODEL_TYPES = ("qwen2_vl", "qwen2_5_vl")
 MERGER_WIDTH_FIELD = {"qwen2_vl": "hidden_size", "qwen2_5_vl": "out_hidden_size"}
-TOWER_WIDTH_FIELD = {"qwen2_vl": "embed_dim", "qwen2_5_vl": "hidden_size"}
 
 
 @pytest.mark.parametrize("model_type", MODEL_TYPES)
-def test_width_is_the_merger_output_not_the_tower_or_the_lm(model_type: str) -> None:
-    # The naive field (the tower's own width) is the trap; and the width follows
-    # the merger even where it differs from the LM's hidden size.
+def test_width_follows_the_merger_even_where_it_differs_from_the_lm(model_type: str) -> None:
     config = tiny_config(model_type)
     config["vision_config"][MERGER_WIDTH_FIELD[model_type]] = 48
     lm_hidden = config.get("text_config", config)["hidden_size"]
     result = measure(config, device="cpu")
     assert result.widths == result.predicted == {"image": 48, "video": 48}
     assert result.deepstack_levels == {"image": 0, "video": 0}
-    assert 48 != config["vision_config"][TOWER_WIDTH_FIELD[model_type]]
     assert result.lm_hidden_size == lm_hidden != 48
+
+
+@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
+def test_only_qwen2_5_vl_takes_video_pruning_and_only_under_vllm(release: str) -> None:
+    assert adapter_for("qwen2_vl").serving_for(release).options == frozenset()
+    assert adapter_for("qwen2_5_vl").serving_for(release).options == PRUNING
+    for model_type in MODEL_TYPES:
+        sglang = adapter_for(model_type).serving_for(SGLANG_0_5_23)
+        assert sglang.serves and sglang.options == frozenset()
 
 
 @pytest.mark.parametrize("model_type", MODEL_TYPES)

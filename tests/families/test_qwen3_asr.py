@@ -6,17 +6,23 @@ import torch
 from building import built
 from tiny_configs import tiny_config
 
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
 
 
-def test_width_is_the_output_dim_not_the_lm_hidden_size() -> None:
+def test_width_is_the_output_dim() -> None:
     config = tiny_config("qwen3_asr")
     result = measure(config, device="cpu")
-    assert result.widths == {"audio": config["audio_config"]["output_dim"]}
-    assert result.widths["audio"] not in (config["text_config"]["hidden_size"], config["audio_config"]["d_model"])
+    assert result.widths == result.predicted == {"audio": config["audio_config"]["output_dim"]}
+
+
+def test_vllm_serves_transformers_schema_through_its_own_config_class() -> None:
+    for release in (VLLM_0_32, VLLM_0_33):
+        record = adapter_for("qwen3_asr").serving_for(release)
+        assert record.path == "native" and "vllm/transformers_utils/configs/qwen3_asr.py" in record.files
 
 
 def test_token_counts_go_by_100_frame_chunks() -> None:
@@ -28,8 +34,9 @@ def test_token_counts_go_by_100_frame_chunks() -> None:
 
 
 def test_minimal_is_one_frame_padded_to_one_chunk() -> None:
-    adapter, model = built(tiny_config("qwen3_asr"))
+    config = tiny_config("qwen3_asr")
+    adapter, model = built(config)
     item = adapter.dummy_item(model, "audio", "minimal")
     assert item["input_features"].shape == (1, 8, 100) and int(item["input_features_mask"].sum()) == 1
     with torch.inference_mode():
-        assert adapter.encode(model, "audio", item).shape == (1, 28)
+        assert adapter.encode(model, "audio", item).shape == (1, config["audio_config"]["output_dim"])

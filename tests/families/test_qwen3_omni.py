@@ -13,6 +13,7 @@ import torch
 from building import built, encoded
 from tiny_configs import tiny_config
 
+from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
@@ -49,8 +50,7 @@ def test_vision_packs_deepstack_and_audio_does_not(config: dict[str, Any]) -> No
     assert result.widths == result.predicted
     assert result.widths == {"image": vision_width(vision), "video": vision_width(vision), "audio": audio["output_dim"]}
     assert result.deepstack_levels == {"image": levels, "video": levels, "audio": 0}
-    assert result.widths["audio"] != audio["d_model"]
-    assert result.lm_hidden_size == fields["text_config"]["hidden_size"] not in result.widths.values()
+    assert result.lm_hidden_size == fields["text_config"]["hidden_size"]
 
 
 def test_minimal_vision_items_are_one_token_and_audio_tokens_follow_the_chunks() -> None:
@@ -82,3 +82,10 @@ def test_token_counts_follow_the_processor_settings() -> None:
     assert adapter.profile_tokens(config, "image") == 12544
     assert adapter.profile_tokens(config, "video") == 768
     assert adapter.profile_tokens(config, "audio") == 390
+
+
+@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33, SGLANG_0_5_23])
+def test_a_bare_thinker_config_answers_as_the_whole_config_it_belongs_to(release: str) -> None:
+    whole, thinker = adapter_for("qwen3_omni_moe"), adapter_for("qwen3_omni_moe_thinker")
+    assert whole.serving_for(release) == thinker.serving_for(release)
+    assert whole.serving_for(release).serves and not whole.serving_for(release).options

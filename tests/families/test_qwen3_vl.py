@@ -13,6 +13,8 @@ import torch
 from building import built, encoded, randomize
 from tiny_configs import tiny_config
 
+from ecwidth.engines.facts import PRUNING
+from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
@@ -37,9 +39,7 @@ def test_width_is_main_plus_one_slice_per_deepstack_level(model_type: str, level
     result = measure(config, device="cpu")
     assert result.widths == result.predicted == {"image": expected, "video": expected}
     assert result.deepstack_levels == {"image": len(levels), "video": len(levels)}
-    assert result.lm_hidden_size == config["text_config"]["hidden_size"] != expected
-    if levels:
-        assert expected != out_hidden
+    assert result.lm_hidden_size == config["text_config"]["hidden_size"]
 
 
 def test_qwen3_5_without_a_deepstack_list_ships_the_merger_output_alone() -> None:
@@ -89,3 +89,18 @@ def test_token_counts_follow_the_published_processor_settings() -> None:
     # Profiles: 16777216 / 32² tokens; two frames with 25165824 / 2 / 32² tokens.
     assert adapter.profile_tokens(config, "image") == 16384
     assert adapter.profile_tokens(config, "video") == 12288
+
+
+@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
+def test_qwen3_5_alone_cannot_ship_pruned_videos_under_vllm(release: str) -> None:
+    for model_type in MODEL_TYPES:
+        record = adapter_for(model_type).serving_for(release)
+        assert record.options == PRUNING
+        expected = {"video_pruning_rate": {"video"}} if model_type.startswith("qwen3_5") else {}
+        assert {option: set(whys) for option, whys in record.unserved_with.items()} == expected
+
+
+def test_sglang_serves_the_four_types_without_pruning() -> None:
+    for model_type in MODEL_TYPES:
+        record = adapter_for(model_type).serving_for(SGLANG_0_5_23)
+        assert record.serves and record.options == frozenset() and not record.unserved

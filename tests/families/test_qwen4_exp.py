@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from tiny_configs import deepstack_width, tiny_config
 
+from ecwidth.engines.facts import PRUNING
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
+from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure
 
 
@@ -13,7 +17,6 @@ def test_listed_levels_are_packed_as_vllm_ships_them() -> None:
     expected = vision["out_hidden_size"] * (1 + len(vision["deepstack_visual_indexes"]))  # 48 × 3
     result = measure(cfg, device="cpu", dtype="float32")
     assert result.widths == {"image": expected, "video": expected}
-    assert result.widths["image"] not in (vision["out_hidden_size"], cfg["text_config"]["hidden_size"])
 
 
 def test_an_empty_list_is_the_merger_output() -> None:
@@ -26,5 +29,11 @@ def test_an_empty_list_is_the_merger_output() -> None:
 def test_pruned_videos_get_qwen3_vl_s_five_channels() -> None:
     cfg = tiny_config("qwen4_exp")
     result = measure(cfg, device="cpu", dtype="float32", video_pruning_rate=0.5)
-    width = deepstack_width(cfg) + 5  # vLLM 0.32 qwen3_vl.py: 4 mrope positions and a flag channel
+    width = deepstack_width(cfg) + 5  # qwen3_vl.py: 4 mrope positions and a flag channel
     assert result.widths == result.predicted == {"image": width, "video": width}
+
+
+@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
+def test_unlike_qwen3_5_its_pruned_videos_are_served(release: str) -> None:
+    record = adapter_for("qwen4_exp").serving_for(release)
+    assert record.options == PRUNING and not record.unserved_with

@@ -7,10 +7,9 @@ from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
 
 
-def test_width_is_the_text_hidden_size_not_the_siglip_width():
+def test_width_is_the_text_hidden_size():
     config = tiny_config("shieldgemma2")
     expected = config["text_config"]["hidden_size"]
-    assert expected != config["vision_config"]["hidden_size"]
     result = measure(config, device="cpu", dtype="float32")
     assert result.widths == {"image": expected}
 

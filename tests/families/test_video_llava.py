@@ -1,17 +1,22 @@
 """Video-LLaVA at tiny scale: image and video at the text width; a video frame keeps the CLS row an image drops."""
 
+import numpy as np
 from building import build_on_cpu
 from tiny_configs import tiny_config
+from transformers.models.video_llava.image_processing_video_llava import VideoLlavaImageProcessor
 
 import ecwidth
+from ecwidth.families.video_llava import BACKEND_IMAGE_KWARGS
 from ecwidth.measuring.measure import dummy_shapes
+
+#: The keys the Transformers backend's ``_process_image_input`` takes an image from.
+BACKEND_IMAGE_KEYS = ("pixel_values", "image_patches")
 
 
 def test_images_and_videos_ship_at_the_text_hidden_size():
     raw = tiny_config("video_llava")
     result = ecwidth.measure(raw, device="cpu")
     assert result.widths == {"image": raw["text_config"]["hidden_size"], "video": raw["text_config"]["hidden_size"]}
-    assert raw["vision_config"]["hidden_size"] != raw["text_config"]["hidden_size"]
 
 
 def test_a_frame_keeps_its_cls_row_and_an_image_does_not():
@@ -23,13 +28,9 @@ def test_a_frame_keeps_its_cls_row_and_an_image_does_not():
     assert shapes["video"][0] == raw["video_seq_length"] // (grid + 1) * (grid + 1)
 
 
-def test_the_engine_line_says_images_need_the_processor_setting_the_backend_reads():
-    import numpy as np
-    from transformers.models.video_llava.image_processing_video_llava import VideoLlavaImageProcessor
-
-    from ecwidth.families.adapter import adapter_for
-
-    returned = VideoLlavaImageProcessor()(images=[np.zeros((32, 32, 3), dtype=np.uint8)], return_tensors="pt")
-    backend_reads_it = "pixel_values" in returned or "image_patches" in returned  # its _process_image_input's keys
-    engine = adapter_for("video_llava").engine
-    assert ("return_legacy_image_output" in engine) != backend_reads_it
+def test_images_reach_the_backend_only_with_the_processor_kwargs():
+    images = [np.zeros((32, 32, 3), dtype=np.uint8)]
+    default = VideoLlavaImageProcessor()(images=images, return_tensors="pt")
+    served = VideoLlavaImageProcessor()(images=images, return_tensors="pt", **BACKEND_IMAGE_KWARGS)
+    assert any(key in served for key in BACKEND_IMAGE_KEYS)
+    assert bool(BACKEND_IMAGE_KWARGS) != any(key in default for key in BACKEND_IMAGE_KEYS)

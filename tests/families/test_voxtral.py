@@ -14,14 +14,9 @@ from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
 
 
-def test_width_is_the_lm_hidden_size_not_the_merged_channels() -> None:
+def test_width_is_the_lm_hidden_size() -> None:
     config = tiny_config("voxtral")
-    result = measure(config, device="cpu")
-    assert result.widths == {"audio": config["text_config"]["hidden_size"]}
-    assert result.widths["audio"] not in (
-        config["audio_config"]["intermediate_size"],
-        config["audio_config"]["hidden_size"],
-    )
+    assert measure(config, device="cpu").widths == {"audio": config["text_config"]["hidden_size"]}
 
 
 def test_items_are_full_windows_with_the_kept_rows() -> None:

@@ -1,0 +1,45 @@
+"""Step5-VL (``step5_vl``): Step3p7's vision frontend on the Step5 language model; engine only, so predicted.
+
+The engine's class is Step3p7's with another language model: the Perception
+Encoder's global view and 504-pixel crops, two conv downsamplers (``width ×
+4``), one linear to the text width, images only. Its config class is the
+engine's own; transformers knows no ``step5_vl`` config or Step5 model, so
+the spec is the raw config (``engine_only``) and the width is predicted from
+the engine's rule, never measured. transformers' Step3p7 tower is the same
+frontend, but its classes take Step3p7's config, not this one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ecwidth.engines.facts import Serving, not_served
+from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
+from ecwidth.families.adapter import FamilyAdapter, register
+
+
+@register
+class Step5VLAdapter(FamilyAdapter):
+    model_types = ("step5_vl",)
+    engine_only = True
+    required_fields = ("text_config.hidden_size",)
+    predicted_only = {"image": "no transformers class can build this family (its config class is vLLM's own)"}
+    look_alikes = ("vision_config.width",)
+    serving = {
+        VLLM_0_32: not_served(
+            "its registry (vllm/model_executor/models/registry.py) has no Step5ForConditionalGeneration"
+        ),
+        VLLM_0_33: Serving(
+            "native",
+            classes=("Step5ForConditionalGeneration",),
+            files=(
+                "vllm/models/step5/nvidia/vl.py",
+                "vllm/model_executor/models/step3p7.py",
+                "vllm/model_executor/models/step3_vl.py",
+            ),
+            ships="vit_large_projector output: text_config.hidden_size",
+        ),
+    }
+
+    def lm_hidden_size(self, config: Any) -> int:
+        return int(config.text_config.hidden_size)
