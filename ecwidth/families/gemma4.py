@@ -1,24 +1,14 @@
 """Gemma 4: a patch-sequence ViT pooled k×k, and a conformer audio tower, each through an embedder to the text width.
 
-vLLM 0.32's ``Gemma4ForConditionalGeneration.embed_multimodal``
-(``gemma4_mm.py``) ships, per item:
-
-- ``image``: the vision tower (patch embedder, encoder, position-aware
-  ``pooler`` of ``pooling_kernel_size``² patches per token), padding rows
-  stripped, then ``embed_vision`` (``Gemma4MultimodalEmbedder``: RMSNorm and a
-  linear to the text width): ``[soft tokens, text_config.hidden_size]``.
-- ``video``: the frames as images (70 soft tokens each), one tensor per video
-  with its frames' tokens concatenated, same width.
-- ``audio``: the audio tower, ``embed_audio``, and the rows its mask marks
-  valid: ``[tokens, text_config.hidden_size]``.
-
-So every modality is ``text_config.hidden_size`` wide. The traps: the audio
-embedder's input is ``audio_config.output_proj_dims`` (not the audio
-``hidden_size``), and the vision ``hidden_size`` is not the width either.
-transformers' ``get_image_features`` / ``get_video_features`` /
-``get_audio_features`` apply the same embedders; only audio differs, in
-returning the padded rows with the mask beside them: ``pack`` keeps the
-valid ones, as vLLM does.
+The engine ships, per item: the vision tower's pooled soft tokens (padding
+rows stripped) through ``embed_vision``; a video's frames as images (70 soft
+tokens each), concatenated into one tensor per video; the audio tower's valid
+rows through ``embed_audio``. ``Gemma4MultimodalEmbedder`` (RMSNorm and a
+linear) takes each to the text width, so every modality ships at it; the
+embedders' inputs (the vision ``hidden_size``, the audio ``output_proj_dims``)
+are the look-alikes. transformers' feature methods apply the same embedders;
+only audio differs, in returning the padded rows with the mask beside them:
+``pack`` keeps the valid ones, as the engine does.
 
 Items are patch sequences with ``(x, y)`` patch positions. The minimal image
 or video frame is one pooling window (one token), the minimal clip the
@@ -38,6 +28,7 @@ from typing import Any, ClassVar
 import torch
 from torch import nn
 
+from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register, rows
 from ecwidth.families.items import ItemKind, ItemSize
 
@@ -152,6 +143,14 @@ class Gemma4Mel(ItemKind):
         return audio_tokens(FFT_LENGTH)
 
 
+_GEMMA4 = Serving(
+    "native",
+    classes=("Gemma4ForConditionalGeneration",),
+    files=("vllm/model_executor/models/gemma4_mm.py",),
+    ships="embed_vision and embed_audio (Gemma4MultimodalEmbedder): text_config.hidden_size",
+)
+
+
 @register
 class Gemma4Adapter(FamilyAdapter):
     model_types = ("gemma4",)
@@ -160,7 +159,8 @@ class Gemma4Adapter(FamilyAdapter):
         "video": Gemma4Patches(VIDEO_SOFT_TOKENS, profile_frames=VIDEO_FRAMES),
         "audio": Gemma4Mel(),
     }
-    engine = "vllm Gemma4ForConditionalGeneration (gemma4_mm.py): text_config.hidden_size (Gemma4MultimodalEmbedder)"
+    look_alikes = ("vision_config.hidden_size", "audio_config.hidden_size", "audio_config.output_proj_dims")
+    serving = every_vllm(_GEMMA4)
 
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
         paths = ["text_config.hidden_size"]
@@ -180,21 +180,23 @@ class Gemma4Adapter(FamilyAdapter):
 class DiffusionGemmaAdapter(Gemma4Adapter):
     """DiffusionGemma: Gemma 4's vision tower and embedder on a block-diffusion LM; no audio.
 
-    vLLM's ``DiffusionGemmaForConditionalGeneration`` (``diffusion_gemma.py``)
-    takes ``embed_multimodal``, ``_process_image_input`` and
-    ``_process_video_input`` from Gemma 4 as they are: image and video at
-    ``text_config.hidden_size``. transformers' encoder half,
-    ``DiffusionGemmaEncoderModel``, declares images only and has no video
-    method; ecwidth encodes a video's frames as images and concatenates
-    them, as vLLM does.
+    The engine's class takes Gemma 4's image and video paths as they are.
+    transformers' encoder half, ``DiffusionGemmaEncoderModel``, declares
+    images only and has no video method; ecwidth encodes a video's frames as
+    images and concatenates them, as the engine does.
     """
 
     model_types = ("diffusion_gemma",)
     model_class = "DiffusionGemmaEncoderModel"  # the half that owns the vision tower; the decoder is text only
     items = {"image": Gemma4Adapter.items["image"], "video": Gemma4Adapter.items["video"]}
-    engine = (
-        "vllm DiffusionGemmaForConditionalGeneration (diffusion_gemma.py, Gemma 4's embed_multimodal): "
-        "text_config.hidden_size"
+    look_alikes = ("vision_config.hidden_size",)
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("DiffusionGemmaForConditionalGeneration",),
+            files=("vllm/model_executor/models/diffusion_gemma.py", "vllm/model_executor/models/gemma4_mm.py"),
+            ships="Gemma 4's embed_multimodal, image and video: text_config.hidden_size",
+        )
     )
 
     def config_modalities(self, config: Any) -> tuple[str, ...]:
@@ -247,14 +249,14 @@ class UnifiedAudioFrames(ItemKind):
 class Gemma4UnifiedAdapter(Gemma4Adapter):
     """Gemma 4 Unified: encoder-free; raw patches and waveform frames straight into the embedders.
 
-    vLLM's ``Gemma4UnifiedForConditionalGeneration`` (``gemma4_unified.py``)
-    runs each image (and each video frame) through ``vision_embedder`` and
-    ``embed_vision`` (``Gemma4MultimodalEmbedder``), audio frames through
-    ``embed_audio``, and strips padding rows: every modality at
-    ``text_config.hidden_size``. ``mm_embed_dim`` and ``output_proj_dims``
-    (3840) and ``audio_embed_dim`` (640) are the embedders' inputs, not the
-    width. transformers' feature methods do the same; audio returns its mask
-    beside the padded rows, as in Gemma 4. No token rule: the unified
+    Each image (and each video frame) goes through ``vision_embedder`` and
+    ``embed_vision``, audio frames through ``embed_audio``, padding rows
+    stripped: every modality at the text width. The embedders' inputs are the
+    look-alikes: the vision ``mm_embed_dim`` and ``output_proj_dims`` (3840 in
+    the published 12B, equal to its text width only by its sizes), and the
+    audio ``output_proj_dims`` (640), which is ``audio_embed_dim`` under
+    another name. transformers' feature methods do the same; audio returns its
+    mask beside the padded rows, as in Gemma 4. No token rule: the unified
     processor's was not read. The profile image and video are Gemma 4's
     (vLLM's dummies at 224 px); the profile clip is 750 frames, vLLM's
     ``audio_seq_length`` budget.
@@ -266,9 +268,20 @@ class Gemma4UnifiedAdapter(Gemma4Adapter):
         "video": UnifiedPatches(VIDEO_SOFT_TOKENS, profile_frames=VIDEO_FRAMES),
         "audio": UnifiedAudioFrames(),
     }
-    engine = (
-        "vllm Gemma4UnifiedForConditionalGeneration (gemma4_unified.py): text_config.hidden_size "
-        "(Gemma4MultimodalEmbedder after the encoder-free embedders)"
+    look_alikes = (
+        "vision_config.mm_embed_dim",
+        "vision_config.output_proj_dims",
+        "audio_config.output_proj_dims",
+        "audio_config.audio_embed_dim",
+    )
+    serving = every_vllm(
+        Serving(
+            "native",
+            classes=("Gemma4UnifiedForConditionalGeneration",),
+            files=("vllm/model_executor/models/gemma4_unified.py", "vllm/model_executor/models/gemma4_mm.py"),
+            ships="embed_vision and embed_audio (Gemma4MultimodalEmbedder) after the encoder-free embedders: "
+            "text_config.hidden_size",
+        )
     )
 
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:

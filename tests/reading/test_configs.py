@@ -57,3 +57,23 @@ def test_a_rejected_sub_config_value_is_still_a_config_error_and_the_repr_comes_
     with pytest.raises(ConfigError, match="transformers rejects"):
         resolve_spec({**raw, "vision_config": {**raw["vision_config"], "hidden_act": 7}})
     assert repr(transformers.LlavaConfig()).startswith("LlavaConfig {")
+
+
+def test_a_diff_style_config_takes_what_the_config_class_supplies_and_is_refused_only_what_neither_does():
+    import copy
+
+    from tiny_configs import tiny_config
+
+    from ecwidth.families.adapter import adapter_for
+
+    # Written for the test: Gemma 4's required vision patch size left out, as a diff-style hub file leaves
+    # out every field equal to its class's default; transformers' Gemma4VisionConfig supplies it.
+    raw = copy.deepcopy(tiny_config("gemma4"))
+    del raw["vision_config"]["patch_size"]
+    assert "vision_config.patch_size" in adapter_for("gemma4").required_paths(raw)
+    assert resolve_spec(raw).config.vision_config.patch_size  # the class default stands in, as for the engine
+    # Inkling2's merger width has no class default: the file must say it.
+    raw = copy.deepcopy(tiny_config("inkling2"))
+    del raw["vision_config"]["text_hidden_size"]
+    with pytest.raises(ConfigError, match=r"needs 'vision_config\.text_hidden_size', which the config lacks"):
+        resolve_spec(raw)

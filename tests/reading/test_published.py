@@ -102,3 +102,52 @@ def test_a_quantized_republication_measures_the_width_of_its_base(tmp_path):
     width = vision["out_hidden_size"] * (1 + len(vision["deepstack_visual_indexes"]))
     (tmp_path / "config.json").write_text(json.dumps({**raw, "quantization_config": KIMI_K2_5_QUANTIZATION}))
     assert ecwidth.measure(tmp_path, device="cpu").widths == {"image": width, "video": width}
+
+
+def test_glm_ocr_ships_its_mergers_out_hidden_size():
+    vision = _raw("glm-ocr")["vision_config"]
+    width = vision["out_hidden_size"]
+    assert width != vision["hidden_size"]
+    result = ecwidth.measure("glm-ocr", device="cpu")
+    assert result.widths == {"image": width, "video": width}
+    assert result.predicted == result.widths
+
+
+def test_gemma_4_12b_ships_the_text_width_for_every_modality_not_the_audio_embedders_input():
+    raw = _raw("gemma-4-12b")
+    assert raw["model_type"] == "gemma4_unified"
+    width = raw["text_config"]["hidden_size"]
+    result = ecwidth.measure("gemma-4-12b", device="cpu")
+    assert result.widths == {"image": width, "video": width, "audio": width}
+    assert result.predicted == result.widths
+    assert raw["audio_config"]["output_proj_dims"] not in result.widths.values()  # 640: the embedder's input
+
+
+def test_blip2_opt_from_its_diff_style_file_ships_the_text_width_in_num_query_tokens_rows():
+    import torch
+
+    from ecwidth.families.adapter import adapter_for
+    from ecwidth.measuring.build import build_encoder
+    from ecwidth.measuring.measure import dummy_shapes
+    from ecwidth.reading.configs import resolve_spec
+
+    raw = _raw("blip2-opt-2.7b")
+    assert "patch_size" not in raw["vision_config"] and "hidden_size" not in raw["vision_config"]
+    width = raw["text_config"]["hidden_size"]
+    result = ecwidth.measure("blip2-opt-2.7b", device="cpu")
+    assert result.widths == {"image": width} and result.predicted == result.widths
+    spec = resolve_spec("blip2-opt-2.7b")
+    model = build_encoder(adapter_for("blip-2"), spec.config, device=torch.device("cpu"), dtype=torch.bfloat16)
+    assert dummy_shapes(model)["image"] == (raw["num_query_tokens"], width)
+
+
+@pytest.mark.parametrize("engine", ["vllm==0.32.0", "vllm==0.33.0"])
+def test_blip2_on_flan_t5_is_not_served_for_its_encoder_decoder_language_model(engine):
+    from ecwidth.errors import NotServedError
+    from ecwidth.measuring.predict import predict_widths
+
+    assert _raw("blip2-flan-t5-xl")["text_config"]["is_encoder_decoder"]
+    with pytest.raises(NotServedError, match="encoder-decoder language model"):
+        ecwidth.measure("blip2-flan-t5-xl", device="cpu", engine=engine)
+    with pytest.raises(NotServedError, match="encoder-decoder language model"):
+        predict_widths("blip2-flan-t5-xl", engine=engine)
