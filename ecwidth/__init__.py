@@ -8,7 +8,9 @@ mapping a producer records, and buffer plans for connectors that pre-register me
 
 Importing ``ecwidth`` loads neither torch nor transformers: the names that
 need them (``measure``, ``predict_widths`` ...) are imported on first use, so
-table look-ups stay quick.
+table look-ups stay quick, and the record side (tables, ``reconcile``,
+``record_producer_widths``) works where only an engine's own torch and
+transformers are installed, or none.
 """
 
 from importlib import import_module
@@ -34,11 +36,11 @@ from ecwidth.errors import (
 )
 from ecwidth.records.reconcile import get_width, reconcile
 from ecwidth.records.table import WidthRow, WidthTable
+from ecwidth.serving.producer import record_producer_widths
 
 if TYPE_CHECKING:
     from ecwidth.measuring.measure import MeasureResult, WidthMismatchWarning, measure, measure_widths
     from ecwidth.measuring.predict import predict_widths
-    from ecwidth.serving.producer import record_producer_widths
 
 #: Public names that need torch, and the module each lives in.
 _LAZY = {
@@ -47,7 +49,6 @@ _LAZY = {
     "measure": "ecwidth.measuring.measure",
     "measure_widths": "ecwidth.measuring.measure",
     "predict_widths": "ecwidth.measuring.predict",
-    "record_producer_widths": "ecwidth.serving.producer",
 }
 
 

@@ -1,7 +1,9 @@
-"""``import ecwidth`` and the table commands load neither torch nor transformers (nor pandas).
+"""``import ecwidth``, the table commands and the producer hook load neither torch nor transformers (nor pandas).
 
 A producer looks a width up at startup, and a script runs ``ecwidth lookup`` in
-a loop: neither should pay seconds of imports for a JSON read. Each case runs
+a loop: neither should pay seconds of imports for a JSON read. And the record
+side is ecwidth's base install, beside an engine whose own transformers pin
+(or none) is all there is. Each case runs
 in a fresh interpreter under ``-X importtime``, which lists every module the
 process imported.
 """
@@ -16,6 +18,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = str(ROOT / "tables" / "encoder_widths.json")
 HEAVY = ("torch", "transformers", "pandas")
+#: The producer hook as an engine calls it: a later pipeline stage (no model) and a worker's report.
+PRODUCER_HOOK = """
+import types, ecwidth
+config = types.SimpleNamespace(ec_transfer_config=types.SimpleNamespace(is_ec_producer=True))
+ecwidth.record_producer_widths(config, lambda fn: [fn(types.SimpleNamespace(model=None)), {"image": 16384}])
+print(config.ec_transfer_config.mm_encoder_output_widths)
+"""
 
 
 def imported_modules(*args: str) -> tuple[set[str], str]:
@@ -47,8 +56,10 @@ def imported_modules(*args: str) -> tuple[set[str], str]:
         (["-m", "ecwidth", "export", TABLE, "--format", "md"], "| qwen3-vl-8b-instruct | image |"),
         (["-m", "ecwidth", "models"], "qwen3_vl"),
         (["-m", "ecwidth", "models", "--json"], '"model_type": "qwen3_vl"'),
+        (["-m", "ecwidth", "engines", "--json"], '"key": "sglang==0.5.23"'),
+        (["-c", PRODUCER_HOOK], "{'image': 16384}"),
     ],
-    ids=["import", "lookup", "export-producer-json", "export-md", "models", "models-json"],
+    ids=["import", "lookup", "export-producer-json", "export-md", "models", "models-json", "engines", "producer"],
 )
 def test_table_path_imports_no_torch_transformers_or_pandas(args, stdout):
     modules, out = imported_modules(*args)

@@ -15,6 +15,7 @@ import argparse
 import gc
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,6 +25,7 @@ from ecwidth.cli.notices import quiet_transformers, warnings_on_stderr
 from ecwidth.cli.options import (
     OneLineErrorParser,
     add_device_options,
+    add_engine_option,
     add_json_option,
     add_model_source,
     add_progress_option,
@@ -33,8 +35,9 @@ from ecwidth.cli.options import (
 )
 from ecwidth.engines.runtime import RuntimeOptions
 from ecwidth.errors import EcwidthError, one_line
-from ecwidth.records.atomic import write_text_atomic
-from ecwidth.records.table import WidthTable
+from ecwidth.measuring.deadline import Terminated, ending_signals_raise
+from ecwidth.records.atomic import WriteInterrupted, write_text_atomic
+from ecwidth.records.table import ALL_ENGINES, WidthTable
 from ecwidth.records.units import DEFAULT_BUFFER_BYTES, SERVING_DTYPES, parse_bytes
 
 EXPORT_FORMATS = ("producer-json", "buffer-plan", "csv", "md")
@@ -71,14 +74,13 @@ def _cmd_lookup(args: argparse.Namespace) -> int:
     """Print one modality's width: a bare int for scripts, or with ``--json`` one object that says what it is."""
     table = WidthTable.read(args.table)
     model, modality = _table_model(table, args.model), args.modality.lower()
-    width = table.width(model, modality, video_pruning_rate=args.video_pruning_rate)
+    width = table.width(model, modality, video_pruning_rate=args.video_pruning_rate, engine=args.engine)
     if args.json:
         options = RuntimeOptions(video_pruning_rate=args.video_pruning_rate).set_options()
-        print(
-            json.dumps(
-                {"model": model, "modality": modality, "width": width, **({"options": options} if options else {})}
-            )
-        )
+        engine = table.for_model(model, video_pruning_rate=args.video_pruning_rate, engine=args.engine).rows[0]
+        shown = {"model": model, "modality": modality, "width": width}
+        shown["engine"] = {"name": engine.engine, "version": engine.engine_version}
+        print(json.dumps({**shown, **({"options": options} if options else {})}))
     else:
         print(width)
     return 0
@@ -105,11 +107,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
             raise EcwidthError(f"--format {args.format} needs --model: it is sized for one model")
         rate = 0.0 if args.video_pruning_rate is None else args.video_pruning_rate
         if args.format == "producer-json":
-            text = table.render_producer_config(model, video_pruning_rate=rate)
+            text = table.render_producer_config(model, video_pruning_rate=rate, engine=args.engine)
         else:
-            text = _render_buffer_plan(table, model, rate, args.serving_dtype or "bfloat16")
+            text = _render_buffer_plan(table, model, rate, args.serving_dtype or "bfloat16", args.engine)
     else:
-        selected = _export_rows(table, model, args.video_pruning_rate)
+        selected = _export_rows(table, model, args.video_pruning_rate, args.engine)
         text = selected.render_csv() if args.format == "csv" else selected.render_markdown()
     if args.output is None:
         sys.stdout.write(text)
@@ -118,7 +120,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _render_buffer_plan(table: WidthTable, model: str, video_pruning_rate: float, serving_dtype: str) -> str:
+def _render_buffer_plan(
+    table: WidthTable, model: str, video_pruning_rate: float, serving_dtype: str, engine: Any
+) -> str:
     """The buffer plan file of one model: its measured widths priced by its family's token rules.
 
     The token rules read the model's config, so this format, unlike the
@@ -133,26 +137,35 @@ def _render_buffer_plan(table: WidthTable, model: str, video_pruning_rate: float
     from ecwidth.reading.configs import resolve_spec
     from ecwidth.serving.sizing import size_transfers
 
-    widths = table.producer_config(model, video_pruning_rate=video_pruning_rate)["mm_encoder_output_widths"]
+    producer = table.producer_config(model, video_pruning_rate=video_pruning_rate, engine=engine)
+    widths = producer["mm_encoder_output_widths"]
+    release = f"{producer['engine']['name']}=={producer['engine']['version']}"
     try:
         spec = resolve_spec(model)
     except ConfigError as error:
         message = f"--format buffer-plan reads the config of {model!r} for its token rules: {error}"
         raise ConfigError(message) from error
     options = RuntimeOptions(video_pruning_rate=video_pruning_rate).set_options()
-    sizing = size_transfers(spec, widths, serving_dtype=serving_dtype, name=model, options=options)
+    sizing = size_transfers(spec, widths, serving_dtype=serving_dtype, name=model, options=options, engine=release)
     return json.dumps(sizing.buffer_plan(), indent=2) + "\n"
 
 
-def _export_rows(table: WidthTable, model: str | None, video_pruning_rate: float | None) -> WidthTable:
-    """The rows ``export --format csv|md`` writes: one model's or all, every setting unless one is named.
+def _export_rows(table: WidthTable, model: str | None, video_pruning_rate: float | None, engine: Any) -> WidthTable:
+    """The rows ``export --format csv|md`` writes: one model's or all, every setting and engine unless one is named.
 
     Raises:
-        TableError: The model, or the model at that setting, has no rows.
+        TableError: The model, or the model at that setting or engine, has no rows.
     """
+    releases = ALL_ENGINES if engine is None else engine
     if model is not None:
-        return table.for_model(model, video_pruning_rate=video_pruning_rate)
-    return table if video_pruning_rate is None else table.with_options(video_pruning_rate=video_pruning_rate)
+        return table.for_model(model, video_pruning_rate=video_pruning_rate, engine=releases)
+    if engine is not None:
+        table = table.with_engine(engine)
+    return (
+        table
+        if video_pruning_rate is None
+        else table.with_options(video_pruning_rate=video_pruning_rate, engine=releases)
+    )
 
 
 def _cmd_measure(args: argparse.Namespace) -> int:
@@ -172,6 +185,7 @@ def _cmd_measure(args: argparse.Namespace) -> int:
             dtype=args.dtype,
             dummy=args.dummy,
             video_pruning_rate=args.video_pruning_rate,
+            engine=args.engine,
             timeout=args.timeout,
             max_memory=_max_memory(args),
             progress=not args.no_progress,
@@ -185,13 +199,18 @@ def _cmd_measure(args: argparse.Namespace) -> int:
         print(json.dumps(result.as_json()))
         return 0
     print(
-        f"{result.model} ({result.model_type}), LM hidden size {result.lm_hidden_size}, "
+        f"{result.model} ({result.model_type}) under {result.engine}, LM hidden size {result.lm_hidden_size}, "
         f"{result.dummy} item on {result.device} in {result.dtype}"
     )
     for modality, width in result.widths.items():
         ratio = width / result.lm_hidden_size
         flag = "" if result.predicted.get(modality) == width else "  MISMATCH"
-        print(f"  {modality:<6} {width:>6}  ({ratio:g}x hidden, predicted {result.predicted.get(modality)}){flag}")
+        sized = (
+            f", {result.engine} allocates {result.engine_sizes[modality]}" if modality in result.engine_sizes else ""
+        )
+        print(
+            f"  {modality:<6} {width:>6}  ({ratio:g}x hidden, predicted {result.predicted.get(modality)}{sized}){flag}"
+        )
     for modality, why in result.predicted_only.items():
         print(f"  {modality:<6} not measured: {why}; `ecwidth predict` gives its width")
     for modality, why in result.unserved.items():
@@ -215,7 +234,7 @@ def _cmd_size(args: argparse.Namespace) -> int:
     with warnings_on_stderr():
         result = measure(
             spec, device=args.device, dtype=args.dtype, video_pruning_rate=args.video_pruning_rate,
-            timeout=args.timeout, max_memory=_max_memory(args),
+            engine=args.engine, timeout=args.timeout, max_memory=_max_memory(args),
         )  # fmt: skip
     if not result.widths:
         raise EcwidthError(
@@ -224,11 +243,12 @@ def _cmd_size(args: argparse.Namespace) -> int:
         )
     sizing = size_transfers(
         spec, result.widths, serving_dtype=args.serving_dtype, buffer_bytes=buffer_bytes, items=items,
-        options=result.options,
+        options=result.options, engine=result.engine,
     )  # fmt: skip
     measured = {"dummy": result.dummy, "device": result.device, "dtype": result.dtype}
     if args.json:
-        print(json.dumps({**sizing.as_json(), "measured": measured}))
+        sizes = {"engine_sizes": result.engine_sizes} if result.engine_sizes else {}
+        print(json.dumps({**sizing.as_json(), **sizes, "measured": measured}))
         return 0
     print(f"widths measured on a {result.dummy} item on {result.device} in {result.dtype}")
     sys.stdout.write(sizing.render_text())
@@ -241,7 +261,9 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     Raises:
         EcwidthError: The config cannot be used.
     """
+    from ecwidth.engines.releases import release
     from ecwidth.engines.runtime import RuntimeOptions
+    from ecwidth.engines.sizers import engine_sizes, undersized
     from ecwidth.families.adapter import find_adapter
     from ecwidth.measuring.predict import predict_widths
 
@@ -249,52 +271,88 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     adapter = find_adapter(spec.model_type)
     if adapter is None:
         raise EcwidthError(f"{spec.name} ({spec.model_type}) has no multimodal encoder: nothing to predict")
+    chosen = release(args.engine)
+    predicted = predict_widths(spec, video_pruning_rate=args.video_pruning_rate, engine=chosen)
     data = {
         "model": spec.name,
         "model_type": spec.model_type,
         "lm_hidden_size": adapter.lm_hidden_size(spec.config),
-        "predicted": predict_widths(spec, video_pruning_rate=args.video_pruning_rate),
+        "predicted": predicted,
+        "engine": {"name": chosen.engine, "version": chosen.version},
     }
+    sizes = engine_sizes(chosen, spec.config, list(predicted))
+    if sizes:
+        data["engine_sizes"] = sizes
+    unserved = adapter.in_engine_keys(
+        adapter.unserved(spec.config, RuntimeOptions(video_pruning_rate=args.video_pruning_rate), chosen), chosen
+    )
+    if unserved:
+        data["unserved"] = unserved
     options = RuntimeOptions(video_pruning_rate=args.video_pruning_rate).set_options()
     if options:
         data["options"] = options
+    for key, size in sizes.items():
+        if size != predicted[key]:
+            print(f"ecwidth: warning: {undersized(spec.name, chosen, key, size, predicted[key])}", file=sys.stderr)
     print(
         json.dumps(data)
         if args.json
         else "\n".join(
-            [f"{spec.name} ({spec.model_type}), LM hidden size {data['lm_hidden_size']}"]
+            [f"{spec.name} ({spec.model_type}) under {chosen}, LM hidden size {data['lm_hidden_size']}"]
             + [f"  {modality:<6} {width:>6}" for modality, width in data["predicted"].items()]
+            + [f"  {modality:<6} not served with these options: {why}" for modality, why in unserved.items()]
         )
     )
     return 0
 
 
 def _cmd_families(args: argparse.Namespace) -> int:
-    """List every registered model type: its adapter, the engine class that serves it and what that ships."""
-    from ecwidth.families.adapter import find_adapter, supported_model_types
+    """List every registered model type with its family's record for one engine release: whether and how it is
+    served, what it ships, under which keys, with which options, and the width rule."""
+    from ecwidth.engines.releases import release
+    from ecwidth.families.adapter import family_record, supported_model_types
 
-    rows = []
-    for model_type in supported_model_types():
-        adapter = find_adapter(model_type)
-        rows.append({
-            "model_type": model_type, "adapter": type(adapter).__name__, "engine": adapter.engine,
-            "options": sorted(adapter.supported_options), "predicted_only": dict(adapter.predicted_only),
-            "engine_only": adapter.engine_only,
-        })  # fmt: skip
+    chosen = release(args.engine)
+    rows = [family_record(model_type, chosen) for model_type in supported_model_types()]
     if args.json:
         print(json.dumps(rows))
         return 0
     width = max(len(row["model_type"]) for row in rows)
-    print(f"{'MODEL TYPE':<{width}}  ENGINE CLASS AND WHAT IT SHIPS")
+    print(f"{'MODEL TYPE':<{width}}  {chosen}: PATH, ENGINE CLASS AND WHAT IT SHIPS")
     for row in rows:
         notes = [f"options: {', '.join(row['options'])}"] if row["options"] else []
+        notes += [f"{ours} as {key}" for ours, key in row["keys"].items()]
+        notes += [f"{m} unserved" for m in row["unserved"]]
         notes += [f"{m} predicted only" for m in row["predicted_only"]] + (
             ["predicted only"] if row["engine_only"] else []
         )
-        print(
-            f"{row['model_type']:<{width}}  {row['engine'] or '(not recorded)'}"
-            + (f"  [{'; '.join(notes)}]" if notes else "")
+        what = (
+            f"{row['path']} {' / '.join(row['classes'])}: {row['ships']}"
+            if row["serves"]
+            else f"not served: {row['why_not']}"
         )
+        print(f"{row['model_type']:<{width}}  {what}" + (f"  [{'; '.join(notes)}]" if notes else ""))
+    return 0
+
+
+def _cmd_engines(args: argparse.Namespace) -> int:
+    """List the engine releases ecwidth answers for, the transformers pin each declares, and the default."""
+    from ecwidth.engines.releases import DEFAULT, RELEASES
+
+    rows = [
+        {
+            "name": r.engine, "version": r.version, "key": r.key, "transformers": r.transformers,
+            "measures": r.measures, "default": r == DEFAULT,
+        }
+        for r in RELEASES
+    ]  # fmt: skip
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    print(f"{'ENGINE':<16}  {'TRANSFORMERS':<18}  WIDTHS")
+    for row, r in zip(rows, RELEASES):
+        how = "measured at startup" if r.measures else "sized from the config (no measurement)"
+        print(f"{r.key:<16}  {r.transformers:<18}  {how}" + ("  (default)" if row["default"] else ""))
     return 0
 
 
@@ -337,19 +395,21 @@ def _cmd_survey(args: argparse.Namespace) -> int:
             f"-o {args.output} names a file; survey writes a folder of encoder_widths.json, .csv and .md. "
             f"Pass a folder, e.g. -o {output.with_suffix('')}"
         )
+    earlier = _earlier_table(output) if args.merge else None
     with warnings_on_stderr():
         result = survey(
             args.models, device=args.device, dtype=args.dtype, dummy=args.dummy,
-            video_pruning_rate=args.video_pruning_rate, progress=not args.no_progress, timeout=args.timeout,
-            jobs=args.jobs,
+            video_pruning_rate=args.video_pruning_rate, engine=args.engine, progress=not args.no_progress,
+            timeout=args.timeout, jobs=args.jobs, max_memory=_max_memory(args),
         )  # fmt: skip
     if result.failures and not len(result.table):  # an empty table must not replace what the folder holds
         for name, error in result.failures.items():
             print(f"ecwidth: error: {name}: {one_line(error)}", file=sys.stderr)
         print(f"ecwidth: no model was measured; nothing written to {args.output}", file=sys.stderr)
         return 1
-    written = result.table.write(args.output)
-    print(result.table.render_json() if args.json else result.table.render_markdown(), end="")
+    table = result.table if earlier is None else earlier.merge(result.table, overwrite=True)
+    written = table.write(args.output)
+    print(table.render_json() if args.json else table.render_markdown(), end="")
     total = sum(cost["total_s"] for cost in result.cost_records)
     peak = max((cost["peak_rss_bytes"] for cost in result.cost_records), default=0) / 2**30
     workers = f" across {result.jobs} worker processes" if result.jobs > 1 else ""
@@ -362,6 +422,9 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         status.append(f"left out {len(result.skipped)} catalog model(s) whose engine class takes no option set "
                       "here: " + ", ".join(result.skipped))  # fmt: skip
     status += [f"no row for {what}: {why}" for what, why in result.unserved.items()]
+    status += [f"left out {name}: {why}" for name, why in result.not_served.items()]
+    if earlier is not None:
+        status.append(f"merged into the {len(earlier)} row(s) the folder held; rows with the same key replaced")
     for line in status:
         print(f"ecwidth: {line}", file=sys.stderr)
     for name, error in result.failures.items():
@@ -369,11 +432,30 @@ def _cmd_survey(args: argparse.Namespace) -> int:
     return 1 if result.failures else 0
 
 
+def _earlier_table(folder: Path) -> WidthTable | None:
+    """The table a folder already holds, for ``survey --merge``; None where it holds none.
+
+    Raises:
+        TableError: The folder's table cannot be read: merging into it would lose it.
+    """
+    path = folder / "encoder_widths.json"
+    return WidthTable.read(path) if path.exists() else None
+
+
+#: The most worker processes ``--jobs`` takes: far past any machine's cores (the workers started are at most
+#: one per model, and ``survey`` reports those).
+MAX_JOBS = 65536
+
+
 def _jobs(text: str) -> int | str:
-    """``--jobs``: ``auto`` or a positive integer."""
-    if text == "auto" or (text.isdigit() and int(text) > 0):
-        return text if text == "auto" else int(text)
-    raise argparse.ArgumentTypeError(f"expected a positive integer or 'auto', got {text!r}")
+    """``--jobs``: ``auto`` or a positive integer up to ``MAX_JOBS``."""
+    if text == "auto":
+        return text
+    digits = text.isascii() and text.isdigit() and len(text) <= len(str(MAX_JOBS))
+    if digits and 0 < int(text) <= MAX_JOBS:
+        return int(text)
+    shown = text if len(text) <= 40 else f"{text[:12]}... ({len(text)} characters)"
+    raise argparse.ArgumentTypeError(f"expected a positive integer (at most {MAX_JOBS}) or 'auto', got {shown!r}")
 
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -416,6 +498,8 @@ WORKFLOW = """\
 commands, in the order you reach for them, with an example each:
   models    what the catalog holds
             ecwidth models
+  engines   the engine releases ecwidth answers for (--engine on every command below)
+            ecwidth engines
   predict   widths from the config alone
             ecwidth predict --model Qwen/Qwen3-VL-8B-Instruct
   measure   build the encoder and measure
@@ -466,11 +550,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="list every supported model type instead: the engine class that serves it and what it ships "
         "(loads the families, so it takes seconds)",
     )  # fmt: skip
+    add_engine_option(models, help="with --families: the release whose facts to list (default: the newest vLLM)")
     add_json_option(models, help="print a JSON list")
     models.set_defaults(func=_cmd_models)
 
+    engines = _command(commands, "engines", "list the engine releases ecwidth answers for")
+    add_json_option(engines, help="print a JSON list")
+    engines.set_defaults(func=_cmd_engines)
+
     predict = _command(commands, "predict", "widths from the config alone, without building")
     add_model_source(predict)
+    add_engine_option(predict)
     add_runtime_options(predict)
     add_json_option(predict)
     predict.set_defaults(func=_cmd_predict)
@@ -479,6 +569,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_model_source(measure)
     measure.add_argument("--modality", action="append", metavar="M", help="only this modality (repeatable)")
     _add_run_options(measure)
+    add_engine_option(measure)
     add_runtime_options(measure)
     add_timeout_option(measure, default=MEASURE_TIMEOUT_S, help="seconds building and encoding may take together")
     _add_max_memory_option(measure)
@@ -506,6 +597,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(default 1e9: vLLM's ec_buffer_size)",
     )  # fmt: skip
     add_device_options(size)
+    add_engine_option(size)
     add_runtime_options(size)
     add_timeout_option(size, default=MEASURE_TIMEOUT_S, help="seconds building and encoding may take together")
     _add_max_memory_option(size)
@@ -520,8 +612,16 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     survey.add_argument("-o", "--output", metavar="DIR", default="build/survey", help="folder for JSON, CSV, Markdown")
     _add_run_options(survey)
+    add_engine_option(survey, help="the engine release every row is for; models it does not serve are left out "
+                      "and listed (default: the newest vLLM)")  # fmt: skip
     add_runtime_options(survey)
     add_timeout_option(survey, default=MEASURE_TIMEOUT_S, help="seconds each model's building and encoding may take")
+    _add_max_memory_option(survey)
+    survey.add_argument(
+        "--merge", action="store_true",
+        help="add the rows to the table the folder holds (rows with the same model, modality, options and engine "
+        "are replaced), so one table holds several engines or settings",
+    )  # fmt: skip
     survey.add_argument(
         "--jobs", type=_jobs, default="auto", metavar="N",
         help="measure N models at once in forked worker processes, CPU only (default auto: one per usable core "
@@ -534,6 +634,8 @@ def build_parser() -> argparse.ArgumentParser:
     lookup.add_argument("table", metavar="TABLE", help="width table (.json or .csv)")
     lookup.add_argument("model", metavar="MODEL", help="a model in the table (a catalog model also by its hub id)")
     lookup.add_argument("modality", metavar="MODALITY", help="image, video, audio ... (any case)")
+    add_engine_option(lookup, help="the rows for this engine release (default: the table's only engine, else the "
+                      "newest vLLM)")  # fmt: skip
     add_runtime_options(lookup, help="the width measured with vLLM's --video-pruning-rate R (default: 0, off)")
     add_json_option(lookup, help="print {model, modality, width, options} instead of the bare width")
     lookup.set_defaults(func=_cmd_lookup)
@@ -552,6 +654,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--serving-dtype", choices=tuple(SERVING_DTYPES),
         help="buffer-plan only: the dtype the producer ships embeddings in, vLLM's --dtype (default bfloat16)",
     )  # fmt: skip
+    add_engine_option(export, help="the rows for this engine release (default: the table's only engine, else the "
+                      "newest vLLM)")  # fmt: skip
     add_runtime_options(
         export, default=None,
         help="the rows measured with vLLM's --video-pruning-rate R: a producer config is for one setting "
@@ -577,9 +681,20 @@ def run() -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (argparse exits 2 itself on usage errors)."""
+    """Run the command line; returns the exit status (argparse exits 2 itself on usage errors).
+
+    Ctrl-C, SIGTERM and SIGHUP end the command the same way: every ``finally`` runs (forked workers are
+    ended, a half-written file is removed, earlier outputs stay), then one line says why, with the shell's
+    status for it: 130, 143 or 129.
+    """
     if sys.stdout is None:  # started with stdout closed (`>&-`)
         _stdout_to_a_gone_reader()
+    with ending_signals_raise():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    """``main`` with SIGTERM and SIGHUP raised as ``Terminated``."""
     parser = build_parser()
     try:
         try:
@@ -596,6 +711,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
     except BrokenPipeError:
         return _stdout_closed()
+    except Terminated as error:  # SIGTERM, SIGHUP: before KeyboardInterrupt, which it is
+        print(f"ecwidth: {error}", file=sys.stderr)
+        return error.status
+    except WriteInterrupted:  # SIGTERM while a file was written: the old file stands
+        print(f"ecwidth: {Terminated(signal.SIGTERM)}", file=sys.stderr)
+        return Terminated(signal.SIGTERM).status
     except KeyboardInterrupt:
         print("ecwidth: interrupted", file=sys.stderr)
         return 130

@@ -20,6 +20,7 @@ import torch.distributed as dist
 from ecwidth.cli.options import (
     OneLineErrorParser,
     add_device_options,
+    add_engine_option,
     add_json_option,
     add_model_source,
     add_progress_option,
@@ -27,6 +28,7 @@ from ecwidth.cli.options import (
     add_timeout_option,
     model_spec,
 )
+from ecwidth.engines import releases
 from ecwidth.engines.runtime import RuntimeOptions, describe_options
 from ecwidth.errors import one_line
 from ecwidth.families.adapter import find_adapter
@@ -77,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_model_source(parser)
     parser.add_argument("--pp-size", type=int, default=1, metavar="P", help="pipeline stages (first holds the encoder)")
     add_device_options(parser, device_help="auto: a GPU per LOCAL_RANK if there is one")
+    add_engine_option(parser)
     add_runtime_options(parser)
     add_timeout_option(
         parser, default=DEFAULT_TIMEOUT_S, help="seconds a rank may build and encode, and waits for the others"
@@ -105,9 +108,11 @@ def _run(args: argparse.Namespace) -> int:
     check_timeout(args.timeout)
     spec = model_spec(args)
     options = RuntimeOptions(video_pruning_rate=args.video_pruning_rate)
+    release = releases.release(args.engine)
     adapter = find_adapter(spec.model_type)
     if adapter is not None:
-        adapter.check_options(spec.config, options)
+        adapter.check_served(spec.config, release)
+        adapter.check_options(spec.config, options, release)
     device = _rank_device(args.device, local_rank)
     dtype = resolve_dtype(args.dtype, device)
     backend = "nccl" if device.type == "cuda" else "gloo"
@@ -115,7 +120,7 @@ def _run(args: argparse.Namespace) -> int:
     first_stage = range(world_size // args.pp_size)
     widths = measure_across_ranks(
         stage_builder(spec, args.pp_size, device, dtype), timeout=args.timeout, encoder_ranks=first_stage,
-        video_pruning_rate=options.video_pruning_rate,
+        video_pruning_rate=options.video_pruning_rate, engine=release,
     )  # fmt: skip
     if rank == 0:
         if args.json:
@@ -125,6 +130,7 @@ def _run(args: argparse.Namespace) -> int:
                 "widths": widths,
                 "world_size": world_size,
                 "pp_size": args.pp_size,
+                "engine": {"name": release.engine, "version": release.version},
             }
             if options.set_options():
                 result["options"] = options.set_options()
@@ -132,8 +138,8 @@ def _run(args: argparse.Namespace) -> int:
         else:
             listed = ", ".join(f"{modality}={width}" for modality, width in widths.items())
             print(
-                f"{spec.name} ({spec.model_type}): {listed}; {world_size} rank(s), pp-size {args.pp_size}, "
-                f"{describe_options(options.set_options())}, agreed"
+                f"{spec.name} ({spec.model_type}) under {release}: {listed}; {world_size} rank(s), "
+                f"pp-size {args.pp_size}, {describe_options(options.set_options())}, agreed"
             )
     return 0
 

@@ -101,3 +101,23 @@ def add_timeout_option(parser: argparse.ArgumentParser, *, default: float, help:
     """``--timeout S``; the command checks the value with ``ecwidth.measuring.deadline.check_timeout``, so that a bad
     one is the command's own one-line error."""
     parser.add_argument("--timeout", type=float, default=default, metavar="S", help=f"{help} (default {default:g})")
+
+
+def engine_release(text: str):  # -> ecwidth.engines.releases.Release
+    """``--engine``'s value as the release it names; an unknown one is a usage error naming the known ones."""
+    from ecwidth.engines.releases import release
+    from ecwidth.errors import UnknownEngineError
+
+    try:
+        return release(text)
+    except UnknownEngineError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_engine_option(parser: argparse.ArgumentParser, *, help: str | None = None) -> None:
+    """``--engine NAME[==VERSION]``: the engine release the answer is for (default: the newest vLLM)."""
+    parser.add_argument(
+        "--engine", type=engine_release, default=None, metavar="NAME[==VERSION]",
+        help=help or "the engine release to answer for: vllm, vllm==0.32.0, vllm==0.33.0, sglang==0.5.23 "
+        "(default: the newest vLLM; `ecwidth engines` lists them)",
+    )  # fmt: skip

@@ -20,7 +20,10 @@ from typing import Any
 import torch
 from torch import nn
 
+from ecwidth.engines import releases
+from ecwidth.engines.releases import Release
 from ecwidth.engines.runtime import RuntimeOptions
+from ecwidth.engines.sizers import engine_sizes, undersized
 from ecwidth.errors import (
     ConfigError,
     EcwidthError,
@@ -32,10 +35,10 @@ from ecwidth.errors import (
 from ecwidth.families.adapter import FamilyAdapter, find_adapter
 from ecwidth.families.items import DUMMY_SIZES, DummySize
 from ecwidth.measuring.build import build_encoder
-from ecwidth.measuring.deadline import check_timeout, deadline
+from ecwidth.measuring.deadline import Stages, check_timeout, deadline
 from ecwidth.measuring.devices import dtype_name, resolve_device, resolve_dtype
-from ecwidth.measuring.footprint import check_item_fits
-from ecwidth.measuring.predict import predict_widths
+from ecwidth.measuring.footprint import check_config_fits, check_item_fits
+from ecwidth.measuring.predict import predict_for
 from ecwidth.measuring.progress import Steps
 from ecwidth.measuring.shapes import known_products, meta_activations, zero_storage_ptrs
 from ecwidth.reading.configs import ModelSpec, resolve_spec
@@ -46,6 +49,10 @@ class WidthMismatchWarning(UserWarning):
     """The measured width differs from the width predicted from the config."""
 
 
+class EngineSizeWarning(UserWarning):
+    """An engine that sizes from the config allocates a width other than the one its tower ships."""
+
+
 class MetaFallbackWarning(UserWarning):
     """A profile item could not run on the meta device and was encoded for real."""
 
@@ -54,10 +61,13 @@ class ProfileOnCPUWarning(UserWarning):
     """Profile-sized items are about to be encoded on a CPU: seconds on the meta device, minutes for real."""
 
 
-def _warn_profile_on_cpu(adapter: FamilyAdapter, spec: ModelSpec, modalities: Iterable[str] | None) -> None:
+def _warn_profile_on_cpu(
+    adapter: FamilyAdapter, spec: ModelSpec, modalities: Iterable[str] | None, release: Release
+) -> None:
     """Say up front how large the profile items are, before minutes of CPU time go into them."""
     sizes = []
-    for modality in modalities or adapter.config_modalities(spec.config):
+    keys = [str(key).lower() for key in ((modalities,) if isinstance(modalities, str) else modalities or ())]
+    for modality in [adapter.modality_for_key(key, release) for key in keys] or adapter.config_modalities(spec.config):
         try:
             sizes.append(f"{modality} {adapter.profile_tokens(spec.config, modality)} tokens")
         except NoTokenRuleError:
@@ -219,6 +229,7 @@ def dummy_shapes(
     max_tokens: int | None = None,
     adapter: FamilyAdapter | None = None,
     video_pruning_rate: float = 0.0,
+    engine: str | Release | None = None,
     shape_faithful: bool = True,
     max_memory: int | None = None,
     progress: bool = True,
@@ -228,7 +239,9 @@ def dummy_shapes(
     ``measure_widths`` keeps the widths; the token counts are for benchmarks.
     ``max_tokens`` caps a profile item (see ``FamilyAdapter.dummy_item``).
     ``adapter`` defaults to the one the model was built with.
-    ``video_pruning_rate`` is the engine's option of that name (0: off).
+    ``video_pruning_rate`` is the engine's option of that name (0: off), for the
+    engine release ``engine`` names (default: the newest vLLM; see ``ecwidth.engines.releases``).
+    Keys are ecwidth's modality names; ``measure`` gives them as the engine names them.
     ``shape_faithful`` skips the arithmetic of products with the build's zero
     weights (``ecwidth.measuring.shapes.ZeroWeightMode``); the packed item is the same, bit for bit.
     ``max_memory`` overrides the bytes an item encoded for real may hold (default:
@@ -243,13 +256,14 @@ def dummy_shapes(
         ResourceError: An item's real encode would not fit in memory.
     """
     options = RuntimeOptions(video_pruning_rate=video_pruning_rate)
+    release = releases.release(engine)
     adapter = adapter or _adapter_of(model)
     if adapter is None or not adapter.has_encoder(model):
         return {}
-    adapter.check_options(model.config, options)
+    adapter.check_options(model.config, options, release)
     shapes: dict[str, tuple[int, int]] = {}
     requested = _check_request(modalities, adapter.modalities(model), dummy, adapter)
-    unserved = adapter.unserved(model.config, options)
+    unserved = adapter.unserved(model.config, options, release)
     if modalities is not None and (refused := [m for m in requested if m in unserved]):
         others = [m for m in adapter.modalities(model) if m not in unserved]
         raise UnsupportedOptionError(
@@ -306,6 +320,7 @@ def measure_widths(
     dummy: DummySize = "minimal",
     adapter: FamilyAdapter | None = None,
     video_pruning_rate: float = 0.0,
+    engine: str | Release | None = None,
     shape_faithful: bool = True,
     max_memory: int | None = None,
     progress: bool = True,
@@ -313,7 +328,8 @@ def measure_widths(
     """Encode one dummy item per modality and return ``{modality: last dim of the packed item}``.
 
     ``adapter`` defaults to the one the model was built with; ``video_pruning_rate``
-    is the engine's option (0: off); ``shape_faithful``, ``max_memory`` and ``progress`` as in ``dummy_shapes``.
+    is the engine's option (0: off) and ``engine`` the release it is for, whose modality keys ``modalities``
+    and the result use; ``shape_faithful``, ``max_memory`` and ``progress`` as in ``dummy_shapes``.
     A model (or pipeline stage) without a multimodal encoder returns ``{}``.
 
     Raises:
@@ -321,17 +337,24 @@ def measure_widths(
         UnsupportedOptionError: The family does not take an option that is set.
         EncodeError: The encoder raised or ran out of memory; names the modality.
     """
+    adapter = adapter or _adapter_of(model)
+    if adapter is None:
+        return {}
+    if modalities is not None:
+        names = (modalities,) if isinstance(modalities, str) or not isinstance(modalities, Iterable) else modalities
+        modalities = [adapter.modality_for_key(str(key).lower(), engine) for key in names]
     shapes = dummy_shapes(
         model,
         modalities,
         dummy=dummy,
         adapter=adapter,
         video_pruning_rate=video_pruning_rate,
+        engine=engine,
         shape_faithful=shape_faithful,
         max_memory=max_memory,
         progress=progress,
     )
-    return {modality: width for modality, (_, width) in shapes.items()}
+    return adapter.in_engine_keys({modality: width for modality, (_, width) in shapes.items()}, engine)
 
 
 @dataclass
@@ -354,10 +377,23 @@ class MeasureResult:
     #: modalities the engine cannot serve with the options set, each with why; left out of ``widths``.
     unserved: dict[str, str] = field(default_factory=dict)
     config_sha256: str = ""
+    #: the engine release the widths are for; keys are its modality keys.
+    engine: Release = releases.DEFAULT
+    #: for an engine that sizes from the config (SGLang): what it allocates per modality key.
+    engine_sizes: dict[str, int] = field(default_factory=dict)
     #: with ``dummy="profile"``: the minimal item's widths, which must equal ``widths``.
     minimal_widths: dict[str, int] = field(default_factory=dict)
     build_s: float = 0.0
     encode_s: float = 0.0
+
+    @property
+    def undersized(self) -> dict[str, tuple[int, int]]:
+        """``{key: (allocated, shipped)}`` where a sizing engine's formula differs from the shipped width."""
+        return {
+            key: (size, self.widths[key])
+            for key, size in self.engine_sizes.items()
+            if key in self.widths and size != self.widths[key]
+        }
 
     @property
     def mismatches(self) -> dict[str, tuple[int, int]]:
@@ -371,6 +407,9 @@ class MeasureResult:
         keys = ("model", "model_type", "lm_hidden_size", "widths", "predicted", "dummy", "device", "dtype")
         data = asdict(self)
         shown = {key: data[key] for key in keys}
+        shown["engine"] = {"name": self.engine.engine, "version": self.engine.version}
+        if self.engine_sizes:
+            shown["engine_sizes"] = dict(self.engine_sizes)
         if self.options:
             shown["options"] = dict(self.options)
         if self.predicted_only:
@@ -383,13 +422,18 @@ class MeasureResult:
 def _build(
     adapter: FamilyAdapter, spec: ModelSpec, device: torch.device, dtype: torch.dtype, max_memory: int | None
 ) -> nn.Module:
-    """``build_encoder``, with what a config can make a tower raise turned into a ``ConfigError``.
+    """``build_encoder``, with what a config can make a tower raise turned into a ``ConfigError``; first, a
+    config whose encoder no machine could hold is refused from its fields (``check_config_fits``), in
+    microseconds rather than after minutes of building.
 
     Raises:
         ConfigError: The family's classes cannot be built from this config (sizes that do not divide,
-            shapes torch refuses); names the model and the exception.
+            shapes torch refuses, more layers than any real model); names the model and the exception.
+        ResourceError: The encoder's weights would not fit, by the config's fields or once laid out.
     """
     try:
+        subject = f"{spec.name} ({spec.model_type})"
+        check_config_fits(spec.config, device=device, dtype=dtype, max_memory=max_memory, subject=subject)
         return build_encoder(adapter, spec.config, device=device, dtype=dtype, max_memory=max_memory)
     except EcwidthError:
         raise
@@ -409,15 +453,21 @@ def measure(
     dummy: DummySize = "minimal",
     trust_remote_code: bool = False,
     video_pruning_rate: float = 0.0,
+    engine: str | Release | None = None,
     timeout: float | None = None,
     shape_faithful: bool = True,
     max_memory: int | None = None,
     progress: bool = True,
 ) -> MeasureResult:
-    """Build a model's encoder from its config (catalog name, path or dict) and measure it.
+    """Build a model's encoder from its config (catalog name, path or dict) and measure it, for an engine release.
 
+    ``engine`` names the release the widths are for (``"vllm==0.33.0"``, ``"sglang"``; default: the newest
+    vLLM, see ``ecwidth.engines.releases``): it decides whether the model type is served at all, the
+    modality keys, the options taken and the modalities left unserved; for an engine that sizes from the
+    config, ``engine_sizes`` holds what it allocates, and a difference from the shipped width is a
+    ``EngineSizeWarning``. ``modalities`` are the engine's keys.
     A text-only model gives empty ``widths``: it has no multimodal encoder.
-    ``timeout`` bounds building and encoding together, in seconds (``None``: unbounded);
+    ``timeout`` bounds reading, building and encoding together, in seconds (``None``: unbounded);
     ``max_memory`` overrides the bytes the encoder's weights may take (see ``build_encoder``), and those
     one item's real encode may hold (see ``ecwidth.measuring.footprint``); ``progress`` off hides the profile items' progress.
     ``shape_faithful`` (on by default) skips the arithmetic that the zero
@@ -426,8 +476,10 @@ def measure(
     Raises:
         ConfigError, RemoteCodeError, UnknownModelTypeError: The config cannot be used,
             or a model cannot be built from it.
+        NotServedError: The engine release does not serve the model type; says why.
+        UnknownEngineError: ``engine`` names no release ecwidth knows.
         EncodeError: Encoding failed; names the modality.
-        DeadlineExceeded: Building or encoding ran past ``timeout``; names the model and the stage.
+        DeadlineExceeded: Reading, building or encoding ran past ``timeout``; names the model and the stage.
         ResourceError: The encoder's weights, or an item's activations, would not fit the device; names the
             estimate and the limit.
         UnmeasurableError: Every modality of the family is ``predicted_only`` (an ``engine_only`` family's are).
@@ -436,7 +488,40 @@ def measure(
     if timeout is not None:
         timeout = check_timeout(timeout)
     max_memory = check_byte_limit(max_memory)
-    spec = resolve_spec(model, trust_remote_code=trust_remote_code)
+    release = releases.release(engine)
+    options = RuntimeOptions(video_pruning_rate=video_pruning_rate)
+    with deadline(timeout, _subject(model), "reading the config") as stages:
+        spec = resolve_spec(model, trust_remote_code=trust_remote_code)
+        stages.subject = spec.name
+        result = _measure_spec(
+            spec, modalities, stages, device=device, dtype=dtype, dummy=dummy, options=options, release=release,
+            shape_faithful=shape_faithful, max_memory=max_memory, progress=progress,
+        )  # fmt: skip
+    _warn_about(result)
+    return result
+
+
+def _subject(model: object) -> str:
+    """A short name for a model source before its config is read, for a deadline's message."""
+    text = model.name if isinstance(model, ModelSpec) else str(model) if isinstance(model, (str, Path)) else "config"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _measure_spec(
+    spec: ModelSpec,
+    modalities: Iterable[str] | None,
+    stages: Stages,
+    *,
+    device: str | torch.device,
+    dtype: str | torch.dtype,
+    dummy: DummySize,
+    options: RuntimeOptions,
+    release: Release,
+    shape_faithful: bool,
+    max_memory: int | None,
+    progress: bool,
+) -> MeasureResult:
+    """``measure`` once the config is read, inside its deadline."""
     torch_device = resolve_device(device)
     torch_dtype = resolve_dtype(dtype, torch_device)
     adapter = find_adapter(spec.model_type)
@@ -449,24 +534,31 @@ def measure(
         dummy=dummy,
         device=str(torch_device),
         dtype=dtype_name(torch_dtype),
-        options=RuntimeOptions(video_pruning_rate=video_pruning_rate).set_options(),
+        options=options.set_options(),
         config_sha256=spec.config_sha256,
+        engine=release,
     )
     if adapter is None:
         text_config = spec.config.get_text_config()
         result.lm_hidden_size = getattr(text_config, "hidden_size", None)
         return result
+    adapter.check_served(spec.config, release)
+    if not adapter.engine_only:
+        adapter.check_transformers(spec.model_type)
     if adapter.predicted_only and not adapter.config_modalities(spec.config):
         whys = "; ".join(f"{modality}: {why}" for modality, why in adapter.predicted_only.items())
         raise UnmeasurableError(
             f"{spec.name} ({spec.model_type}) is predicted only ({whys}); `ecwidth predict` gives its width"
         )
     result.lm_hidden_size = adapter.lm_hidden_size(spec.config)
-    result.predicted_only = dict(adapter.predicted_only)
-    result.unserved = adapter.unserved(spec.config, RuntimeOptions(video_pruning_rate=video_pruning_rate))
+    result.predicted_only = adapter.in_engine_keys(adapter.predicted_only, release)
+    unserved = adapter.unserved(spec.config, options, release)
+    result.unserved = adapter.in_engine_keys(unserved, release)
     if dummy == "profile" and torch_device.type == "cpu":
-        _warn_profile_on_cpu(adapter, spec, modalities)
-    with _own_cycles_collected(), deadline(timeout, spec.name, "building the encoder") as stages:
+        _warn_profile_on_cpu(adapter, spec, modalities, release)
+    measured = dict(video_pruning_rate=options.video_pruning_rate, engine=release, max_memory=max_memory)
+    with _own_cycles_collected():
+        stages.current = "building the encoder"
         started = time.perf_counter()
         built = _build(adapter, spec, torch_device, torch_dtype, max_memory)
         result.build_s = time.perf_counter() - started
@@ -474,39 +566,41 @@ def measure(
             stages.current = "encoding the dummy items"
             started = time.perf_counter()
             result.widths = measure_widths(
-                built,
-                modalities,
-                dummy=dummy,
-                adapter=adapter,
-                video_pruning_rate=video_pruning_rate,
-                shape_faithful=shape_faithful,
-                max_memory=max_memory,
-                progress=progress,
-            )
+                built, modalities, dummy=dummy, adapter=adapter, shape_faithful=shape_faithful, progress=progress,
+                **measured,
+            )  # fmt: skip
             result.encode_s = time.perf_counter() - started
             if dummy == "profile":  # the engine's own item: its width must be the minimal item's
                 result.minimal_widths = measure_widths(
-                    built, list(result.widths), adapter=adapter, video_pruning_rate=video_pruning_rate,
-                    max_memory=max_memory, progress=progress,
-                )  # fmt: skip
+                    built, list(result.widths), adapter=adapter, progress=progress, **measured
+                )
         finally:
             del built  # freed by reference counting; the cycles a family leaves go at the block's end
-    predicted = predict_widths(spec, video_pruning_rate=video_pruning_rate)
-    result.predicted = {m: predicted[m] for m in result.widths if m in predicted}
-    result.deepstack_levels = {m: adapter.deepstack_levels(spec.config, m) for m in result.widths}
-    for modality, width in result.minimal_widths.items():
-        if width != result.widths[modality]:
+    predicted = adapter.in_engine_keys(predict_for(spec, adapter, options, release), release)
+    result.predicted = {key: predicted[key] for key in result.widths if key in predicted}
+    result.deepstack_levels = {
+        key: adapter.deepstack_levels(spec.config, adapter.modality_for_key(key, release)) for key in result.widths
+    }
+    result.engine_sizes = engine_sizes(release, spec.config, list(result.widths))
+    return result
+
+
+def _warn_about(result: MeasureResult) -> None:
+    """Say where the profile and minimal items, the config's prediction, or a sizing engine disagree."""
+    for key, width in result.minimal_widths.items():
+        if width != result.widths[key]:
             warnings.warn(
-                f"{spec.name}: the profile {modality} item is {result.widths[modality]} wide but the minimal "
+                f"{result.model}: the profile {key} item is {result.widths[key]} wide but the minimal "
                 f"one is {width}; the width depends on the item's size",
                 WidthMismatchWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
-    for modality, (measured, expected) in result.mismatches.items():
+    for key, (measured, expected) in result.mismatches.items():
         warnings.warn(
-            f"{spec.name}: measured {modality} width {measured} but the config predicts {expected}; "
+            f"{result.model}: measured {key} width {measured} but the config predicts {expected}; "
             "the measurement is what the producer ships",
             WidthMismatchWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
-    return result
+    for key, (allocated, shipped) in result.undersized.items():
+        warnings.warn(undersized(result.model, result.engine, key, allocated, shipped), EngineSizeWarning, stacklevel=3)

@@ -20,8 +20,10 @@ from typing import TYPE_CHECKING, Any
 import torch
 import transformers
 
+from ecwidth.engines import releases
+from ecwidth.engines.releases import Release
 from ecwidth.engines.runtime import RuntimeOptions
-from ecwidth.errors import EcwidthError, UnsupportedOptionError
+from ecwidth.errors import EcwidthError, NotServedError, UnsupportedOptionError
 from ecwidth.families.adapter import find_adapter
 from ecwidth.measuring.deadline import check_timeout
 from ecwidth.measuring.devices import resolve_device
@@ -32,6 +34,7 @@ from ecwidth.measuring.workers import fork_map, usable_cores
 from ecwidth.reading.catalog import catalog_names
 from ecwidth.reading.configs import ModelSpec, name_models, resolve_spec
 from ecwidth.records.table import WidthRow, WidthTable
+from ecwidth.records.units import check_byte_limit
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -56,6 +59,8 @@ def rows_from_result(result: MeasureResult, *, measured_at: str) -> list[WidthRo
             model=result.model,
             modality=modality,
             options=dict(result.options),
+            engine=result.engine.engine,
+            engine_version=result.engine.version,
             encoder_width=width,
             lm_hidden_size=result.lm_hidden_size,
             width_ratio=width / result.lm_hidden_size,
@@ -76,11 +81,11 @@ def rows_from_result(result: MeasureResult, *, measured_at: str) -> list[WidthRo
     ]
 
 
-def check_options(model: Any, *, video_pruning_rate: float = 0.0) -> None:
+def check_options(model: Any, *, video_pruning_rate: float = 0.0, engine: str | Release | None = None) -> None:
     """Refuse, before anything is built, a model whose engine class does not take an option that is set.
 
-    ``model`` is anything ``resolve_spec`` takes. A model with no multimodal
-    encoder passes: it measures ``{}`` whatever the options.
+    ``model`` is anything ``resolve_spec`` takes; ``engine`` the release (default: the newest vLLM). A model
+    with no multimodal encoder passes: it measures ``{}`` whatever the options.
 
     Raises:
         UnsupportedOptionError: Names the option and the model types that take it, or the value is out of range.
@@ -89,16 +94,27 @@ def check_options(model: Any, *, video_pruning_rate: float = 0.0) -> None:
     spec = resolve_spec(model)
     adapter = find_adapter(spec.model_type)
     if adapter is not None:
-        adapter.check_options(spec.config, RuntimeOptions(video_pruning_rate=video_pruning_rate))
+        adapter.check_options(spec.config, RuntimeOptions(video_pruning_rate=video_pruning_rate), engine)
 
 
-def takes_options(model: Any, *, video_pruning_rate: float = 0.0) -> bool:
+def takes_options(model: Any, *, video_pruning_rate: float = 0.0, engine: str | Release | None = None) -> bool:
     """Whether ``check_options`` passes: the catalog models a survey with these options measures."""
     try:
-        check_options(model, video_pruning_rate=video_pruning_rate)
+        check_options(model, video_pruning_rate=video_pruning_rate, engine=engine)
     except UnsupportedOptionError:
         return False
     return True
+
+
+def not_served_why(spec: ModelSpec, release: Release) -> str | None:
+    """Why ``release`` does not serve the model, or None where it does (or where no family knows it)."""
+    adapter = find_adapter(spec.model_type)
+    try:
+        if adapter is not None:
+            adapter.check_served(spec.config, release)
+    except NotServedError as error:
+        return str(error)
+    return None
 
 
 def warm_up(specs: Iterable[ModelSpec], device: torch.device, *, start_device: bool = True) -> float:
@@ -137,6 +153,8 @@ class Survey:
     cost_records: list[dict[str, Any]] = field(default_factory=list)
     failures: dict[str, str] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)
+    #: ``{model: why}`` for the models whose model type the engine release does not serve (no rows).
+    not_served: dict[str, str] = field(default_factory=dict)
     #: ``{"<model> <modality>": why}`` for what the engine cannot serve with the options set (no row).
     unserved: dict[str, str] = field(default_factory=dict)
     #: Seconds of one-time work before the first model (``warm_up``), which would otherwise count as its cost.
@@ -248,8 +266,11 @@ def survey(
     dummy: str = "minimal",
     progress: bool = True,
     video_pruning_rate: float = 0.0,
+    engine: str | Release | None = None,
     timeout: float | None = None,
     jobs: int | str = 1,
+    shape_faithful: bool = True,
+    max_memory: int | None = None,
 ) -> Survey:
     """Measure each model (the whole catalog by default).
 
@@ -262,8 +283,12 @@ def survey(
     the catalog models whose engine class takes it (the rest are listed in
     ``skipped``); a named model that does not take it is an error.
 
+    ``engine`` names the release every row is for (default: the newest vLLM);
+    a model whose model type it does not serve gets no row and is listed in ``not_served``.
+
     ``timeout`` bounds each model's building and encoding, in seconds; a model
     past it fails (``DeadlineExceeded``, naming the stage) and the others go on.
+    ``shape_faithful`` and ``max_memory`` are ``measure``'s.
 
     ``jobs`` worker processes measure that many models at once, forked from
     this one (CPU only; ``"auto"``: see ``resolve_jobs``). Each model's costs
@@ -281,8 +306,10 @@ def survey(
         ValueError: The device, dtype, timeout or jobs is out of range.
     """
     options = RuntimeOptions(video_pruning_rate=video_pruning_rate)
+    release = releases.release(engine)
     if timeout is not None:
         timeout = check_timeout(timeout)
+    max_memory = check_byte_limit(max_memory)
     torch_device = resolve_device(device)
     named = name_models(catalog_names() if models is None else models)
     jobs = resolve_jobs(jobs, torch_device, dummy, len(named))
@@ -293,16 +320,22 @@ def survey(
             specs[name] = resolve_spec(model, name=name)
         except EcwidthError as error:
             failures[name] = str(error)
+    not_served = {name: why for name, spec in specs.items() if (why := not_served_why(spec, release)) is not None}
+    named = {name: model for name, model in named.items() if name not in not_served}
     skipped = []
     if options.set_options() and models is None:
-        skipped = [name for name, spec in specs.items() if not takes_options(spec, **options.set_options())]
+        skipped = [
+            name for name in named
+            if name in specs and not takes_options(specs[name], **options.set_options(), engine=release)
+        ]  # fmt: skip
         named = {name: model for name, model in named.items() if name not in skipped}
     elif options.set_options():
-        for spec in specs.values():
-            check_options(spec, video_pruning_rate=video_pruning_rate)
+        for name in named:
+            if name in specs:
+                check_options(specs[name], video_pruning_rate=video_pruning_rate, engine=release)
     measured = [name for name in named if name in specs]
     parallel = jobs > 1 and len(measured) > 1
-    jobs = jobs if parallel else 1  # one model, or none, is measured here
+    jobs = min(jobs, len(measured)) if parallel else 1  # the workers started: never more than the models
     warmup_s = warm_up((specs[name] for name in measured), torch_device, start_device=not parallel)
     threads = max(1, usable_cores() // jobs)
 
@@ -312,8 +345,9 @@ def survey(
         started = time.perf_counter()
         with peak_memory(torch_device) as peak:
             result = measure(
-                specs[name], device=torch_device, dtype=dtype, dummy=dummy,
-                video_pruning_rate=video_pruning_rate, timeout=timeout, progress=progress and not parallel,
+                specs[name], device=torch_device, dtype=dtype, dummy=dummy, video_pruning_rate=video_pruning_rate,
+                engine=release, timeout=timeout, shape_faithful=shape_faithful, max_memory=max_memory,
+                progress=progress and not parallel,
             )  # fmt: skip
         cost = {
             "model": name,
@@ -352,4 +386,4 @@ def survey(
             unserved.update({f"{name} {modality}": why for modality, why in done[name].result.unserved.items()})
     costs = [done[name].cost for name in measured if name in done]
     failures = {name: failures[name] for name in named if name in failures}
-    return Survey(WidthTable(rows), costs, failures, skipped, unserved, warmup_s=warmup_s, jobs=jobs)
+    return Survey(WidthTable(rows), costs, failures, skipped, not_served, unserved, warmup_s=warmup_s, jobs=jobs)

@@ -25,7 +25,11 @@ from ecwidth.errors import ConfigError, RemoteCodeError, UnknownModelTypeError, 
 from ecwidth.families.adapter import find_adapter, supported_model_types
 from ecwidth.reading.sources import locate, path_name
 from ecwidth.reading.validate import check_values
-from ecwidth.records.strict_json import StrictJSONError, loads_strict
+from ecwidth.records.strict_json import StrictJSONError, TooLargeError, loads_strict, read_bounded
+
+#: The largest config file ecwidth reads: 10x the largest published one it knows (MiniMax-M3-NVFP4's
+#: config.json, 3.2 MB, which lists 22,422 quantized layers); a file past it is refused unread.
+MAX_CONFIG_BYTES = 32 << 20
 
 #: Sub-config keys that only multimodal architectures carry.
 _ENCODER_KEYS = ("vision_config", "audio_config", "thinker_config", "vision_tower", "mm_vision_tower")
@@ -210,6 +214,8 @@ def spec_from_dict(raw: Mapping[str, Any], *, name: str, source: str, trust_remo
             f"supported: {', '.join(supported_model_types())}"
         )
     if model_type not in CONFIG_MAPPING and not engine_only:
+        if adapter is not None:  # a family ecwidth has, under a transformers older than its classes
+            raise UnknownModelTypeError(f"{source}: {adapter.transformers_needed(model_type)}")
         raise UnknownModelTypeError(
             f"{source}: transformers does not know model_type {model_type!r}; "
             f"ecwidth supports: {', '.join(supported_model_types())}"
@@ -241,14 +247,22 @@ def spec_from_path(path: str | Path, *, name: str | None = None, trust_remote_co
     The spec is called ``name``, else after the path (see ``ecwidth.reading.sources.path_name``).
 
     Raises:
-        ConfigError: The path is missing, unreadable, or not valid JSON; see ``spec_from_dict``.
+        ConfigError: The path is missing, unreadable, past ``MAX_CONFIG_BYTES``, or not valid JSON; see
+            ``spec_from_dict``.
     """
     path = Path(path)
-    file = path / "config.json" if path.is_dir() else path
-    if file.exists() and not file.is_file():  # a FIFO or a device would be read until it ends, if ever
-        raise ConfigError(f"{file} is not a regular file; pass a config.json file or a folder holding one")
+    if "\0" in str(path):  # os.stat would raise a bare ValueError
+        raise ConfigError(f"cannot read {str(path)[:200]!r}: a path never holds a NUL character")
     try:
-        text = file.read_text(encoding="utf-8")
+        file = path / "config.json" if path.is_dir() else path
+        if file.exists() and not file.is_file():  # a FIFO or a device would be read until it ends, if ever
+            raise ConfigError(f"{file} is not a regular file; pass a config.json file or a folder holding one")
+    except OSError as error:  # a name past the filesystem's limits (ENAMETOOLONG)
+        raise ConfigError(f"cannot read {str(path)[:200]}: {error.strerror or error}") from None
+    try:
+        text = read_bounded(file, MAX_CONFIG_BYTES, what="config.json").decode("utf-8")
+    except TooLargeError as error:
+        raise ConfigError(f"{file}: {error}") from None
     except OSError as error:
         raise ConfigError(
             f"cannot read {file}: {error.strerror or error}. Pass a config.json file or a folder holding one."

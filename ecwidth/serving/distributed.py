@@ -37,6 +37,8 @@ import torch
 import torch.distributed as dist
 from torch import nn
 
+from ecwidth.engines import releases
+from ecwidth.engines.releases import Release
 from ecwidth.engines.runtime import RuntimeOptions
 from ecwidth.errors import RankFailedError
 from ecwidth.families.adapter import find_adapter
@@ -127,7 +129,13 @@ _REPORTED = "reported"
 
 
 def _measure_locally(
-    build: Build, rank: int, world_size: int, timeout: float, roll: _RollCall, video_pruning_rate: float
+    build: Build,
+    rank: int,
+    world_size: int,
+    timeout: float,
+    roll: _RollCall,
+    options: RuntimeOptions,
+    release: Release,
 ) -> tuple[_Payload, Exception | None]:
     """Build and encode on this rank within ``timeout``; a failure is returned as a record, never raised."""
     try:
@@ -136,7 +144,8 @@ def _measure_locally(
             model = build(rank, world_size)
             stages.current = "encoding a dummy item"
             roll.mark(rank, stages.current)
-            return (measure_widths(model, video_pruning_rate=video_pruning_rate), None), None
+            widths = measure_widths(model, video_pruning_rate=options.video_pruning_rate, engine=release)
+            return (widths, None), None
     except Exception as error:  # any failure must reach the other ranks as a record
         return ({}, f"failed while {stages.current}: {type(error).__name__}: {error}"), error
 
@@ -187,6 +196,7 @@ def measure_across_ranks(
     timeout: float = DEFAULT_TIMEOUT_S,
     encoder_ranks: Collection[int] | None = None,
     video_pruning_rate: float = 0.0,
+    engine: str | Release | None = None,
 ) -> dict[str, int]:
     """Measure on every rank, gather the reports, and return the reconciled widths on every rank.
 
@@ -199,7 +209,8 @@ def measure_across_ranks(
     long it waits for the others (plus ``EXCHANGE_GRACE_S``). ``encoder_ranks``:
     the ranks that must hold the encoder (the first pipeline stage).
     ``video_pruning_rate`` is the engine's option (0: off), set on every
-    rank's measurement as on every worker of a producer started with it.
+    rank's measurement as on every worker of a producer started with it;
+    ``engine`` the release whose modality keys the result uses (default: the newest vLLM).
 
     Raises:
         RankFailedError: A rank raised or ran out of time while building or encoding (names
@@ -213,12 +224,13 @@ def measure_across_ranks(
         ValueError: No process group, ``group`` is not gloo, or ``timeout`` is out of range.
     """
     timeout = check_timeout(timeout)
-    RuntimeOptions(video_pruning_rate=video_pruning_rate)
+    options = RuntimeOptions(video_pruning_rate=video_pruning_rate)
+    release = releases.release(engine)
     exchange = _exchange_group(group, timeout)
     roll = _RollCall()
     try:
         rank, world_size = dist.get_rank(exchange), dist.get_world_size(exchange)
-        payload, error = _measure_locally(build, rank, world_size, timeout, roll, video_pruning_rate)
+        payload, error = _measure_locally(build, rank, world_size, timeout, roll, options, release)
         payloads = _gather(payload, exchange, timeout, roll)
     finally:
         if exchange is not group:

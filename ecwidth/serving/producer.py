@@ -8,7 +8,8 @@ worker pool without importing any engine.
 A *worker* is any object with a ``model`` attribute: the model built on that
 worker, or ``None`` where the worker holds no encoder (a pipeline stage other
 than the first). ``collective_rpc(fn)`` calls ``fn(worker)`` on every worker,
-wherever it lives, and returns the results in worker-rank order.
+wherever it lives, and returns the results in worker-rank order. The module
+imports neither torch nor transformers: a worker's model brings its own.
 """
 
 from __future__ import annotations
@@ -17,16 +18,19 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
+from ecwidth.engines.releases import Release
 from ecwidth.errors import EcwidthError
-from ecwidth.measuring.measure import measure_widths
 from ecwidth.records.reconcile import reconcile
 
 #: Runs ``fn(worker)`` on every worker and returns the results in rank order.
 CollectiveRpc = Callable[[Callable[[Any], dict[str, int]]], Sequence[Mapping[str, int]]]
 
 
-def measure_on_worker(worker: Any, *, video_pruning_rate: float = 0.0) -> dict[str, int]:
-    """One worker's report, with the engine's runtime options: ``{}`` where it holds no encoder.
+def measure_on_worker(
+    worker: Any, *, video_pruning_rate: float = 0.0, engine: str | Release | None = None
+) -> dict[str, int]:
+    """One worker's report, with the engine's runtime options, in ``engine``'s modality keys (default: the
+    newest vLLM): ``{}`` where it holds no encoder.
 
     Module-level so that a process pool can pickle it by reference.
 
@@ -39,7 +43,11 @@ def measure_on_worker(worker: Any, *, video_pruning_rate: float = 0.0) -> dict[s
             f"{type(worker).__name__} has no 'model' attribute: ecwidth measures worker.model, "
             "the model built on that worker (None where it holds no encoder)"
         )
-    return measure_widths(worker.model, video_pruning_rate=video_pruning_rate)
+    if worker.model is None:  # a later pipeline stage: nothing to import torch for
+        return {}
+    from ecwidth.measuring.measure import measure_widths
+
+    return measure_widths(worker.model, video_pruning_rate=video_pruning_rate, engine=engine)
 
 
 def engine_pruning_rate(config: Any) -> float:
@@ -48,14 +56,15 @@ def engine_pruning_rate(config: Any) -> float:
     return float(getattr(multimodal, "video_pruning_rate", None) or 0.0)
 
 
-def record_producer_widths(config: Any, collective_rpc: CollectiveRpc) -> None:
+def record_producer_widths(config: Any, collective_rpc: CollectiveRpc, *, engine: str | Release | None = None) -> None:
     """Measure on every worker and write the agreed widths to ``config.ec_transfer_config``.
 
     Only an EC producer sizes transfers, so without an ``ec_transfer_config``,
     or where ``is_ec_producer`` is false, nothing runs: ``collective_rpc`` is
     not called. Otherwise ``mm_encoder_output_widths`` becomes the reconciled
     ``{modality: width}``, measured with the engine's own video pruning setting
-    (``engine_pruning_rate``), since pruning adds channels. Call after the
+    (``engine_pruning_rate``), since pruning adds channels, and keyed as the
+    engine release ``engine`` names them (default: the newest vLLM). Call after the
     model loads and before the KV cache takes the memory budget.
 
     Raises:
@@ -68,5 +77,5 @@ def record_producer_widths(config: Any, collective_rpc: CollectiveRpc) -> None:
     ec_config = getattr(config, "ec_transfer_config", None)
     if ec_config is None or not ec_config.is_ec_producer:
         return
-    measure = partial(measure_on_worker, video_pruning_rate=engine_pruning_rate(config))
+    measure = partial(measure_on_worker, video_pruning_rate=engine_pruning_rate(config), engine=engine)
     ec_config.mm_encoder_output_widths = reconcile(collective_rpc(measure))

@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
+from ecwidth.engines import releases
+from ecwidth.engines.releases import Release
 from ecwidth.errors import EcwidthError, NoTokenRuleError
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
@@ -100,6 +102,8 @@ def parse_item(text: str) -> TypicalItem:
                 frames, height, width = sides
                 label = f"video {frames} frames {height}×{width}"
                 return TypicalItem(label, ItemSize("video", height=height, width=width, frames=frames))
+    except EcwidthError:  # a size past any real item's: its own message names the bound
+        raise
     except ValueError:
         pass
     raise EcwidthError(f"invalid item {text!r}; write {_ITEM_FORMS}, every number positive")
@@ -205,11 +209,18 @@ class TransferSizing:
     modalities: tuple[ModalitySizing, ...]
     #: runtime options the widths were measured with, set away from the engine's defaults.
     options: Mapping[str, Any]
+    #: the engine release the widths and modality keys are for.
+    engine: Release = releases.DEFAULT
+
+    @property
+    def engine_json(self) -> dict[str, str]:
+        return {"name": self.engine.engine, "version": self.engine.version}
 
     def buffer_plan(self) -> dict[str, Any]:
-        """``{"model", "options", "modalities": {modality: plan}}``: the buffer plan file."""
+        """``{"model", "engine", "options", "modalities": {modality: plan}}``: the buffer plan file."""
         return {
             "model": self.model,
+            "engine": self.engine_json,
             "options": dict(self.options),
             "modalities": {sizing.modality: sizing.buffer_plan() for sizing in self.modalities},
         }
@@ -219,8 +230,8 @@ class TransferSizing:
         dtype = self.serving_dtype
         options = "".join(f", {key} {value:g}" for key, value in self.options.items())
         lines = [
-            f"{self.model} ({self.model_type}): LM hidden size {self.lm_hidden_size}, serving dtype {dtype} "
-            f"({dtype_bytes(dtype)} bytes per element){options}",
+            f"{self.model} ({self.model_type}) under {self.engine}: LM hidden size {self.lm_hidden_size}, "
+            f"serving dtype {dtype} ({dtype_bytes(dtype)} bytes per element){options}",
             f"buffer: {self.buffer_bytes} bytes = {format_bytes(self.buffer_bytes)}",
         ]
         for sizing in self.modalities:
@@ -254,7 +265,7 @@ class TransferSizing:
         return {
             "model": self.model, "model_type": self.model_type, "lm_hidden_size": self.lm_hidden_size,
             "serving_dtype": self.serving_dtype, "dtype_bytes": dtype_bytes(self.serving_dtype),
-            "buffer_bytes": self.buffer_bytes, "options": dict(self.options),
+            "buffer_bytes": self.buffer_bytes, "engine": self.engine_json, "options": dict(self.options),
             "modalities": {sizing.modality: sizing.as_json() for sizing in self.modalities},
         }  # fmt: skip
 
@@ -298,12 +309,13 @@ def size_transfers(
     items: Iterable[TypicalItem] | None = None,
     name: str | None = None,
     options: Mapping[str, Any] | None = None,
+    engine: str | Release | None = None,
 ) -> TransferSizing:
     """Price every modality of ``widths`` for ``model`` (anything ``resolve_spec`` takes).
 
-    ``widths`` is ``{modality: width}``, measured (``measure(...).widths``) or
+    ``widths`` is ``{modality key: width}``, measured (``measure(...).widths``) or
     from a width table, with ``options`` the runtime options it was measured
-    with. ``items`` default to the ``TYPICAL_ITEMS`` of the modalities in
+    with and ``engine`` the release whose modality keys it uses (default: the newest vLLM). ``items`` default to the ``TYPICAL_ITEMS`` of the modalities in
     ``widths``; given items must all be of those modalities. ``name`` names
     the result (default: the spec's name).
 
@@ -326,19 +338,21 @@ def size_transfers(
             raise EcwidthError(
                 f"{name or spec.name} has no {' or '.join(foreign)} width to price; it has {', '.join(widths)}"
             )
+    release = releases.release(engine)
     hidden = adapter.lm_hidden_size(spec.config)
     sized = []
     for modality, width in widths.items():
+        ours = adapter.modality_for_key(modality, release)  # the family's token rules know its own names
         price = partial(_price, width=width, hidden=hidden, dtype=serving_dtype, buffer_bytes=buffer_bytes)
         costs = tuple(
-            price(item.label, _counted(lambda: adapter.embed_tokens(spec.config, item.size)))  # noqa: B023 (called at once)
+            price(item.label, _counted(lambda: adapter.embed_tokens(spec.config, replace(item.size, modality=ours))))  # noqa: B023 (called at once)
             for item in chosen
             if item.size.modality == modality
         )
-        largest = price(f"largest {modality}", _counted(lambda: adapter.profile_tokens(spec.config, modality)))  # noqa: B023
+        largest = price(f"largest {modality}", _counted(lambda: adapter.profile_tokens(spec.config, ours)))  # noqa: B023
         note = NO_TOKEN_RULE if largest.tokens is None else _larger_than_profile(costs, largest)
         sized.append(ModalitySizing(modality, width, hidden, serving_dtype, costs, largest, note))
     return TransferSizing(
         model=name or spec.name, model_type=spec.model_type, lm_hidden_size=hidden, serving_dtype=serving_dtype,
-        buffer_bytes=buffer_bytes, modalities=tuple(sized), options=dict(options or {}),
+        buffer_bytes=buffer_bytes, modalities=tuple(sized), options=dict(options or {}), engine=release,
     )  # fmt: skip

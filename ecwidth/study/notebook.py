@@ -20,6 +20,7 @@ from typing import Any
 import pandas as pd
 
 from ecwidth.cli.notices import show_in_this_session
+from ecwidth.engines import releases
 from ecwidth.errors import EcwidthError, TableError
 from ecwidth.reading.catalog import catalog_names
 from ecwidth.reading.configs import name_models
@@ -90,6 +91,8 @@ def _check(name: str, value: Any) -> None:
                 f'deepstack_models = {value!r}: use a list of catalog names, such as ["qwen3-vl-2b-instruct"]'
             )
         select_models(value)
+    if name == "engine":
+        releases.release(value)  # an unknown release is an error naming the known ones
     if name == "growth_modalities" and value is not None and not (isinstance(value, list) and value):
         raise ValueError(f'growth_modalities = {value!r}: use None (every modality) or a list such as ["image"]')
 
@@ -138,6 +141,8 @@ def start(
 
     print(f"ecwidth {ecwidth.__version__} from {shown(Path(ecwidth.__file__).parent)}, kernel {shown(sys.executable)}")
     print(f"device={device!r}, dtype={dtype!r}; {len(names)} model(s); writing to {shown(run.out)}")
+    if "engine" in parameters:
+        print(f"widths for {releases.release(parameters['engine'])}: every row and producer file names it")
     if table is not None:
         print(f"widths: read from {shown(table)}, not measured again (width_table = None measures here)")
     return run
@@ -214,13 +219,16 @@ def measured_table(
     width_table: str | os.PathLike[str] | None = None,
     device: str = "auto",
     dtype: str = "auto",
+    engine: Any = None,
     progress: bool = True,
     allow_failures: bool = False,
 ) -> WidthTable:
-    """The measured widths of ``models``: read from ``width_table`` when given, else measured now.
+    """The measured widths of ``models`` under one engine release: read from ``width_table`` when given, else
+    measured now.
 
     A table read from a file is restricted to the selected models (all of its
-    models when ``models`` is "all") and every selected model must be in it.
+    models when ``models`` is "all") and to the rows of ``engine`` (a release name; None: the table's only
+    release, else the newest vLLM), and every selected model must be in it.
 
     Raises:
         ConfigError: A model cannot be found (see ``select_models``).
@@ -228,13 +236,13 @@ def measured_table(
         EcwidthError: Measuring failed for some model and ``allow_failures`` is off.
     """
     if width_table is not None:
-        table = WidthTable.read(resolve_path(width_table))
+        table = WidthTable.read(resolve_path(width_table)).with_engine(engine)
         if isinstance(models, str) and models.strip() == "all":
             return table
         return WidthTable([row for name in select_models(models) for row in table.for_model(name)])
     from ecwidth.measuring.survey import survey
 
-    result = survey(select_models(models), device=device, dtype=dtype, progress=progress)
+    result = survey(select_models(models), device=device, dtype=dtype, engine=engine, progress=progress)
     check_survey(result, allow_failures=allow_failures)
     return result.table
 
@@ -298,14 +306,42 @@ def producer_config_file(directory: str | os.PathLike[str], model: str) -> Path:
     return Path(directory) / f"{model.replace('/', '--')}.json"
 
 
-def write_producer_configs(table: WidthTable, directory: str | os.PathLike[str]) -> list[Path]:
-    """Write ``producer_config_file(directory, model)`` = ``{"mm_encoder_output_widths": {...}}`` for every model, atomically.
+def write_producer_configs(table: WidthTable, directory: str | os.PathLike[str], *, engine: Any = None) -> list[Path]:
+    """Write ``producer_config_file(directory, model)`` for every model, atomically: its widths and engine release.
+
+    Each file is ``WidthTable.render_producer_config(model, engine=engine)``:
+    ``{"engine": {"name": ..., "version": ...}, "mm_encoder_output_widths": {...}}``.
+    Every file is checked and rendered before any is written, so two models
+    never share a file: names that map to one file name (``acme/vlm`` and
+    ``acme--vlm``, or two that differ only in case, which a case-insensitive
+    filesystem would merge) are refused, naming both models.
 
     Raises:
-        TableError: A model's widths are predicted, not measured.
+        TableError: Two models would share a file, a model's name cannot name a file, a model's widths
+            are predicted, not measured, or it has no rows under that engine release (``engine`` as
+            ``WidthTable.producer_config`` takes it). Nothing is written.
         OSError: A file cannot be written.
     """
-    rendered = {producer_config_file(directory, model): table.render_producer_config(model) for model in table.models()}
+
+    def shown(model: str) -> str:
+        return repr(model) if len(model) <= 80 else f"{model[:77]!r}..."
+
+    files: dict[str, tuple[str, Path]] = {}
+    for model in table.models():
+        path = producer_config_file(directory, model)
+        if "\0" in model or len(path.name.encode("utf-8", "surrogatepass")) > 255:
+            raise TableError(
+                f"model {shown(model)} cannot name a producer config file (a NUL, or a file name past 255 "
+                "bytes); rename it in the table. Nothing was written."
+            )
+        other, other_path = files.setdefault(path.name.casefold(), (model, path))
+        if other != model:
+            why = "a '/' is written '--'" if other_path == path else "file names that differ only in case are one file"
+            raise TableError(
+                f"models {shown(other)} and {shown(model)} would both be written to {other_path.name} ({why} on "
+                "many filesystems); rename one of them in the table. Nothing was written."
+            )
+    rendered = {path: table.render_producer_config(model, engine=engine) for model, path in files.values()}
     for path, text in rendered.items():
         write_text_atomic(path, text)
     return list(rendered)
@@ -315,21 +351,26 @@ def check_producer_configs(table: WidthTable, paths: Iterable[str | os.PathLike[
     """Read producer config files back and compare each with the table, one row per (model, modality).
 
     Columns: model, modality, table_width, file_width, round_trip_ok. The model
-    is the one whose ``producer_config_file`` the file is named like, else the file's stem.
+    is the one whose ``producer_config_file`` the file is named like, else the file's stem; the rows
+    compared are those of the engine release the file names.
 
     Raises:
-        TableError: A file is not a ``{"mm_encoder_output_widths": {str: int}}`` object,
-            or its modalities differ from the table's.
+        TableError: A file is not a ``{"engine": {"name", "version"}, "mm_encoder_output_widths": {str: int}}``
+            object, names a release the table lacks for that model, or its modalities differ from the table's.
     """
     models = {producer_config_file("", model).name: model for model in table.models()}
     records = []
     for path in map(Path, paths):
         model = models.get(path.name, path.stem)
         document = json.loads(path.read_text())
-        widths = document.get("mm_encoder_output_widths") if isinstance(document, dict) else None
-        if not isinstance(widths, dict) or set(document) != {"mm_encoder_output_widths"}:
-            raise TableError(f"{path}: expected exactly {{'mm_encoder_output_widths': {{modality: width}}}}")
-        expected = table.widths(model)
+        shape_ok = isinstance(document, dict) and set(document) == {"mm_encoder_output_widths", "engine"}
+        widths, engine = (document["mm_encoder_output_widths"], document["engine"]) if shape_ok else (None, None)
+        if not isinstance(widths, dict) or not isinstance(engine, dict) or set(engine) != {"name", "version"}:
+            raise TableError(
+                f"{path}: expected exactly {{'engine': {{'name': ..., 'version': ...}}, "
+                "'mm_encoder_output_widths': {modality: width}}"
+            )
+        expected = table.widths(model, engine=f"{engine['name']}=={engine['version']}")
         if set(widths) != set(expected):
             raise TableError(f"{path}: modalities {sorted(widths)} differ from the table's {sorted(expected)}")
         for modality, width in sorted(expected.items()):

@@ -8,6 +8,8 @@ so it needs a width from somewhere. Stacks have used, over time:
 - ``out_hidden_size × (1 + DeepStack levels)`` (the DeepStack fix);
 - a projector output field where the config has one (Llama-4 ``projector_output_dim``,
   Qwen3-Omni audio ``output_dim``);
+- SGLang 0.5.23's encoder server, which publishes sizes from a config formula
+  (``ecwidth.engines.sizers``) and fails the request when the tensor differs;
 - ecwidth's own prediction from the config.
 
 Each rule is a function of a config (anything ``ecwidth.reading.configs.resolve_spec``
@@ -36,7 +38,9 @@ from typing import Any
 
 import pandas as pd
 
+from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.engines.runtime import describe_options
+from ecwidth.engines.sizers import sglang_sizes
 from ecwidth.errors import TableError
 from ecwidth.families.adapter import find_adapter
 from ecwidth.measuring.predict import predict_widths
@@ -136,6 +140,19 @@ def ecwidth_prediction(config: Any, modality: str | None = None, *, video_prunin
     return _positive_int(predict_widths(config, video_pruning_rate=video_pruning_rate).get(modality))
 
 
+def sglang_sizer(config: Any, modality: str | None = None) -> int | None:
+    """What SGLang 0.5.23's encoder server allocates (``ecwidth.engines.sizers.sglang_sizes``) for the
+    modalities it serves; ``None`` where it runs no encoder disaggregation for the model type."""
+    spec = resolve_spec(config)
+    adapter = find_adapter(spec.model_type)
+    if adapter is None or modality is None:
+        return None
+    record = adapter.serving_for(SGLANG_0_5_23)
+    if not record.serves or modality in record.unserved:
+        return None
+    return sglang_sizes(spec.config).get(record.keys.get(modality, modality))
+
+
 @dataclass(frozen=True)
 class SizingRule:
     """One way a serving stack sizes EC transfers: a name for tables and the function that applies it.
@@ -160,6 +177,11 @@ RULES: tuple[SizingRule, ...] = (
     ),
     SizingRule(
         "projector output field", "projector_output_dim / audio output_dim, per modality", projector_output_field
+    ),
+    SizingRule(
+        "SGLang 0.5.23 sizer",
+        "SGLang's encoder server: the config formula it publishes sizes from, where it serves the model",
+        sglang_sizer,
     ),
     SizingRule(
         "ecwidth prediction",

@@ -6,7 +6,7 @@ import sys
 import warnings
 
 import pytest
-from tiny_configs import deepstack_width, tiny_qwen3_vl, tiny_text_only
+from tiny_configs import deepstack_width, tiny_config, tiny_qwen3_vl, tiny_text_only
 
 from ecwidth.cli.commands import main
 from ecwidth.reading.catalog import catalog_names
@@ -31,7 +31,9 @@ def test_measure_json_tracks_the_deepstack_depth(write_config, capsys, levels):
     assert printed["widths"] == {"image": width, "video": width}
     assert printed["predicted"] == printed["widths"]
     assert printed["lm_hidden_size"] == config["text_config"]["hidden_size"]
-    assert set(printed) == {"model", "model_type", "lm_hidden_size", "widths", "predicted", "dummy", "device", "dtype"}
+    assert set(printed) == {
+        "model", "model_type", "lm_hidden_size", "widths", "predicted", "dummy", "device", "dtype", "engine"
+    }  # fmt: skip
 
 
 def test_measure_accepts_a_folder_and_one_modality(write_config, capsys):
@@ -44,7 +46,7 @@ def test_predict_json_has_no_measurement_keys(write_config, capsys):
     config = tiny_qwen3_vl(levels=2)
     assert main(["predict", "--config", str(write_config(config)), "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
-    assert set(printed) == {"model", "model_type", "lm_hidden_size", "predicted"}
+    assert set(printed) == {"model", "model_type", "lm_hidden_size", "predicted", "engine"}
     assert printed["predicted"]["image"] == deepstack_width(config)
 
 
@@ -74,10 +76,11 @@ def test_unknown_multimodal_model_type_lists_supported(write_config, capsys):
 
 
 def test_missing_field_is_named(write_config, capsys):
-    config = tiny_qwen3_vl()
-    del config["vision_config"]["out_hidden_size"]
+    """A required field that neither the file nor its config class gives (Inkling2's merger width) is named."""
+    config = tiny_config("inkling2")
+    del config["vision_config"]["text_hidden_size"]
     assert main(["measure", "--config", str(write_config(config))]) == 2
-    assert "vision_config.out_hidden_size" in _error(capsys)
+    assert "vision_config.text_hidden_size" in _error(capsys)
 
 
 def test_remote_code_is_refused_unless_asked(write_config, capsys):

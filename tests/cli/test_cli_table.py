@@ -11,6 +11,7 @@ import pytest
 from width_tables import toy_row
 
 from ecwidth.cli.commands import main
+from ecwidth.engines.releases import DEFAULT
 from ecwidth.records.table import WidthTable
 
 REPO = Path(__file__).resolve().parents[2]
@@ -72,7 +73,10 @@ def test_lookup_bad_table(capsys, tmp_path):
 def test_export_producer_json(capsys, table_path, tmp_path):
     code, out, _ = run(capsys, "export", table_path, "--model", "toy-a", "--format", "producer-json")
     assert code == 0
-    assert json.loads(out) == {"mm_encoder_output_widths": {"image": 64, "video": 64}}
+    assert json.loads(out) == {
+        "mm_encoder_output_widths": {"image": 64, "video": 64},
+        "engine": {"name": DEFAULT.engine, "version": DEFAULT.version},
+    }
 
     target = tmp_path / "out" / "producer.json"
     assert run(capsys, "export", table_path, "--model", "toy-a", "--format", "producer-json", "-o", target) == (

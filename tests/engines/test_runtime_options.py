@@ -169,4 +169,6 @@ def test_subclassed_engine_classes_inherit_their_parents_pruning(model_type, cha
     config = tiny_config(model_type)
     off = measure(config, device="cpu", dtype="float32")
     on = measure(config, device="cpu", dtype="float32", video_pruning_rate=0.5)
-    assert on.widths == {m: w + channels for m, w in off.widths.items()} == on.predicted
+    served = {m: w + channels for m, w in off.widths.items() if m not in on.unserved}
+    assert on.widths == served == on.predicted
+    assert set(on.unserved) == ({"video"} if model_type == "exaone4_5" else set())  # no release ships EXAONE video

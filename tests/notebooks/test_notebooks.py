@@ -20,6 +20,7 @@ import pytest
 papermill = pytest.importorskip("papermill")
 
 import ecwidth  # noqa: E402
+from ecwidth.engines.releases import DEFAULT  # noqa: E402
 from ecwidth.families.adapter import find_adapter  # noqa: E402
 from ecwidth.reading.catalog import catalog_entry  # noqa: E402
 from ecwidth.records.table import COLUMNS, WidthTable  # noqa: E402
@@ -292,7 +293,10 @@ def test_04_producer_tables(tmp_path, survey_run, measured):
     }
     for name in MODELS:
         document = json.loads((folder / "producer_configs" / f"{name}.json").read_text())
-        assert document == {"mm_encoder_output_widths": measured[name]}
+        assert document == {
+            "mm_encoder_output_widths": measured[name],
+            "engine": {"name": DEFAULT.engine, "version": DEFAULT.version},
+        }
     assert WidthTable.from_json(folder / "encoder_widths.json").models() == sorted(MODELS)
     output = "\n".join(stdout_of(cell) for cell in book.cells)
     assert "round trip OK" in output

@@ -11,6 +11,7 @@ from tiny_configs import tiny_qwen3_vl
 from width_tables import table_of
 
 from ecwidth.cli.commands import main
+from ecwidth.engines.releases import DEFAULT
 from ecwidth.errors import ConfigError
 from ecwidth.reading.catalog import catalog_entry
 from ecwidth.reading.configs import resolve_spec
@@ -100,7 +101,10 @@ def test_cli_measure_survey_and_export_take_a_hub_id_and_a_folder(hub_cache, tmp
     capsys.readouterr()
     argv = ["export", str(out / "encoder_widths.json"), "--model", "Acme/Tuned-VL", "--format", "producer-json"]
     assert main(argv) == 0
-    assert json.loads(capsys.readouterr().out) == {"mm_encoder_output_widths": {"image": width, "video": width}}
+    assert json.loads(capsys.readouterr().out) == {
+        "mm_encoder_output_widths": {"image": width, "video": width},
+        "engine": {"name": DEFAULT.engine, "version": DEFAULT.version},
+    }
     assert main(["lookup", str(out / "encoder_widths.json"), "my-finetune", "image"]) == 0
     assert capsys.readouterr().out.strip() == str(config["vision_config"]["out_hidden_size"])
 

@@ -27,6 +27,7 @@ from tiny_configs import deepstack_width, tiny_qwen3_vl, tiny_text_only
 from torch import nn
 
 from ecwidth.cli.distributed import main
+from ecwidth.engines.releases import DEFAULT
 from ecwidth.families.adapter import find_adapter
 from ecwidth.measuring.build import build_encoder
 from ecwidth.measuring.measure import measure
@@ -313,6 +314,7 @@ def test_torchrun_prints_the_widths_measure_gives(tmp_path: Path) -> None:
         "widths": measure(config, device="cpu").widths,
         "world_size": 2,
         "pp_size": 1,
+        "engine": {"name": DEFAULT.engine, "version": DEFAULT.version},
     }
 
 

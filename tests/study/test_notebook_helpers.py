@@ -86,14 +86,18 @@ def test_producer_configs_round_trip_and_catch_tampering(tmp_path):
     table = table_of({DEEPSTACK: {"image": 8192, "video": 8192}, "qwen3-vl-8b-instruct": {"image": 16384}})
     paths = notebook.write_producer_configs(table, tmp_path / "producer")
     assert [p.name for p in paths] == ["qwen3-vl-2b-instruct.json", "qwen3-vl-8b-instruct.json"]
-    assert json.loads(paths[0].read_text()) == {"mm_encoder_output_widths": {"image": 8192, "video": 8192}}
+    assert json.loads(paths[0].read_text()) == {
+        "mm_encoder_output_widths": {"image": 8192, "video": 8192},
+        "engine": {"name": "vllm", "version": "0.33.0"},
+    }
     check = notebook.check_producer_configs(table, paths)
     assert check["round_trip_ok"].all() and len(check) == 3
     assert ecwidth.get_width(json.loads(paths[1].read_text())["mm_encoder_output_widths"], "image") == 16384
 
-    paths[0].write_text(json.dumps({"mm_encoder_output_widths": {"image": 2048, "video": 8192}}))
+    engine = {"name": "vllm", "version": "0.33.0"}
+    paths[0].write_text(json.dumps({"mm_encoder_output_widths": {"image": 2048, "video": 8192}, "engine": engine}))
     assert not notebook.check_producer_configs(table, paths)["round_trip_ok"].all()
-    paths[0].write_text(json.dumps({"mm_encoder_output_widths": {"image": 8192}}))
+    paths[0].write_text(json.dumps({"mm_encoder_output_widths": {"image": 8192}, "engine": engine}))
     with pytest.raises(TableError, match="modalities"):
         notebook.check_producer_configs(table, paths)
     paths[0].write_text(json.dumps({"widths": {"image": 8192}}))
@@ -106,6 +110,39 @@ def test_producer_configs_of_a_hub_id_are_one_file_each(tmp_path):
     (path,) = notebook.write_producer_configs(table, tmp_path)
     assert path == notebook.producer_config_file(tmp_path, "Acme/Tuned-VL") == tmp_path / "Acme--Tuned-VL.json"
     assert notebook.check_producer_configs(table, [path])["model"].tolist() == ["Acme/Tuned-VL"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "why"),
+    [("acme/vlm", "acme--vlm", "a '/' is written '--'"), ("Acme/VLM", "acme/vlm", "differ only in case")],
+    ids=["slash", "case"],
+)
+def test_two_models_never_share_a_producer_config_file(tmp_path, first, second, why):
+    table = WidthTable([toy_row(first, "image", 8192), toy_row(second, "image", 2048)])
+    with pytest.raises(TableError) as caught:
+        notebook.write_producer_configs(table, tmp_path)
+    message = str(caught.value)
+    assert repr(first) in message and repr(second) in message and why in message
+    assert "Nothing was written" in message
+    assert not list(tmp_path.iterdir())  # refused before anything is written
+
+
+def test_producer_configs_are_for_one_engine_release(tmp_path):
+    table = WidthTable([toy_row("toy", "image", 8192), toy_row("toy", "image", 1280, engine="sglang==0.5.23")])
+    (path,) = notebook.write_producer_configs(table, tmp_path, engine="sglang")
+    assert json.loads(path.read_text()) == {
+        "mm_encoder_output_widths": {"image": 1280},
+        "engine": {"name": "sglang", "version": "0.5.23"},
+    }
+    (path,) = notebook.write_producer_configs(table, tmp_path)  # the default release
+    assert json.loads(path.read_text())["engine"] == {"name": "vllm", "version": "0.33.0"}
+
+
+def test_a_model_name_that_cannot_name_a_file_is_refused_before_writing(tmp_path):
+    table = WidthTable([toy_row("a" * 300, "image", 8), toy_row("b", "image", 8)])
+    with pytest.raises(TableError, match="cannot name a producer config file"):
+        notebook.write_producer_configs(table, tmp_path)
+    assert not list(tmp_path.iterdir())
 
 
 def test_producer_configs_refuse_predicted_widths(tmp_path):

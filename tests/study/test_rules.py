@@ -7,6 +7,7 @@ from width_tables import table_of
 
 from ecwidth.errors import ConfigError, TableError
 from ecwidth.families.adapter import find_adapter
+from ecwidth.measuring.measure import measure
 from ecwidth.measuring.survey import survey
 from ecwidth.reading.catalog import catalog_entry
 from ecwidth.reading.configs import resolve_spec
@@ -31,6 +32,19 @@ def measured_deepstack() -> WidthTable:
 
 
 # -- the rules, from published configs -----------------------------------------------------
+
+
+def test_sglang_sizer_under_allocates_qwen2_audio_and_applies_only_where_sglang_disaggregates():
+    """SGLang sizes Qwen2-Audio's audio from ``audio_config.d_model``; the tower ships the projector's output."""
+    raw = catalog_entry("qwen2-audio-7b-instruct").config
+    sized = rules.sglang_sizer("qwen2-audio-7b-instruct", "audio")
+    assert sized == raw["audio_config"]["d_model"]
+    shipped = measure("qwen2-audio-7b-instruct", engine="sglang==0.5.23").widths["audio"]
+    assert rules.classify(sized, shipped)[2] == rules.UNDER
+    deepstack = catalog_entry(DEEPSTACK).config["vision_config"]
+    packed = deepstack["out_hidden_size"] * (1 + len(deepstack["deepstack_visual_indexes"]))
+    assert rules.sglang_sizer(DEEPSTACK, "image") == packed  # SGLang packs DeepStack as vLLM does
+    assert rules.sglang_sizer("gemma-3-4b-it", "image") is None  # no encoder disaggregation for Gemma 3
 
 
 def test_rules_read_published_config_fields():

@@ -1,0 +1,165 @@
+"""Screen a new engine release against the family records: a maintainer's tool, not part of the package or CI.
+
+Every family record names the engine source files its shipped width depends on
+(``Serving.files``); ``ecwidth/engines/files.json`` holds their sha256 per
+known release. Given a new release, this downloads its wheel (``pip download
+--no-deps``), hashes the same files, and lists the families whose files changed
+or vanished, the architectures added to or removed from the engine's
+registry, and the transformers pin its metadata declares. What it lists is
+where to read the new code; the facts themselves are then written into the
+records by hand.
+
+    python tools/screen_release.py vllm==0.34.0                  # against the newest vLLM ecwidth knows
+    python tools/screen_release.py vllm==0.34.0 --against vllm==0.32.0 --wheel path/to/vllm-0.34.0.whl
+    python tools/screen_release.py vllm==0.33.0 --record --wheel path/to/vllm-0.33.0.whl   # write its hashes
+
+``--record`` writes the release's hashes of every file the records name into
+``files.json`` (run it once a release's records are written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ecwidth.engines import releases  # noqa: E402 (after the path, so a source checkout runs it)
+from ecwidth.families.adapter import adapter_for, supported_model_types  # noqa: E402
+
+FILES_JSON = ROOT / "ecwidth" / "engines" / "files.json"
+#: The PyPI project of each engine's wheel (vLLM 0.32.0's CPU build is another project: pass --wheel for it).
+PROJECTS = {"vllm": "vllm", "sglang": "sglang"}
+#: Where each engine lists its architectures: the file, and the names of the dicts whose keys are architectures.
+REGISTRIES = {
+    "vllm": ("vllm/model_executor/models/registry.py", re.compile(r"_[A-Z_]*_MODELS$")),
+    "sglang": ("sglang/srt/arg_groups/pd_disaggregation_hook.py", None),
+}
+
+
+def parse_release(text: str) -> tuple[str, str]:
+    """``"vllm==0.34.0"`` as ``("vllm", "0.34.0")``; the version may be one ecwidth does not know."""
+    engine, _, version = text.partition("==")
+    if engine not in PROJECTS or not version:
+        raise SystemExit(f"name a release as ENGINE==VERSION with ENGINE one of {', '.join(PROJECTS)}, got {text!r}")
+    return engine, version
+
+
+def fetch_wheel(engine: str, version: str, folder: Path) -> Path:
+    """Download the release's wheel, without its dependencies, into ``folder``."""
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--quiet",
+            f"{PROJECTS[engine]}=={version}",
+            "-d",
+            folder,
+        ],
+        check=True,
+    )
+    return next(folder.glob("*.whl"))
+
+
+def files_by_family(key: str) -> dict[str, list[str]]:
+    """``{engine file: [model types whose record for release key names it]}``."""
+    named: dict[str, list[str]] = {}
+    for model_type in supported_model_types():
+        record = adapter_for(model_type).serving.get(key)
+        for path in record.files if record is not None else ():
+            named.setdefault(path, []).append(model_type)
+    return named
+
+
+def hashes(wheel: zipfile.ZipFile, paths: list[str]) -> dict[str, str | None]:
+    """sha256 of each path in the wheel; ``None`` for a path the wheel lacks."""
+    present = set(wheel.namelist())
+    return {path: hashlib.sha256(wheel.read(path)).hexdigest() if path in present else None for path in paths}
+
+
+def architectures(engine: str, wheel: zipfile.ZipFile) -> set[str]:
+    """The architectures the release registers (vLLM: every ``_*_MODELS`` dict; SGLang: the encoder whitelist)."""
+    path, dicts = REGISTRIES[engine]
+    tree = ast.parse(wheel.read(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if dicts is not None and isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and dicts.match(t.id) for t in targets) and isinstance(node.value, ast.Dict):
+                found |= {k.value for k in node.value.keys if isinstance(k, ast.Constant)}
+        elif dicts is None and isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if re.fullmatch(r"[A-Z][A-Za-z0-9_]*For(ConditionalGeneration|CausalLM)", node.value):
+                found.add(node.value)
+    return found
+
+
+def transformers_pin(wheel: zipfile.ZipFile) -> str:
+    """The transformers requirement of the wheel's METADATA."""
+    metadata = next(name for name in wheel.namelist() if name.endswith(".dist-info/METADATA"))
+    for line in wheel.read(metadata).decode().splitlines():
+        if line.startswith("Requires-Dist: transformers"):
+            return line.removeprefix("Requires-Dist: transformers").split(";")[0].strip()
+    return "(none declared)"
+
+
+def open_wheel(engine: str, version: str, given: str | None, folder: Path) -> zipfile.ZipFile:
+    return zipfile.ZipFile(given if given else fetch_wheel(engine, version, folder))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("release", help="ENGINE==VERSION, e.g. vllm==0.34.0")
+    parser.add_argument("--against", help="a known release to compare with (default: the newest of that engine)")
+    parser.add_argument("--wheel", help="the new release's wheel, instead of downloading it")
+    parser.add_argument("--against-wheel", help="the known release's wheel, for the registry comparison")
+    parser.add_argument("--record", action="store_true", help="write the release's hashes into files.json")
+    args = parser.parse_args(argv)
+    engine, version = parse_release(args.release)
+    known = json.loads(FILES_JSON.read_text()) if FILES_JSON.exists() else {}
+    with tempfile.TemporaryDirectory() as scratch:
+        (Path(scratch) / "new").mkdir()
+        (Path(scratch) / "old").mkdir()
+        wheel = open_wheel(engine, version, args.wheel, Path(scratch) / "new")
+        if args.record:
+            key = releases.release(args.release).key  # only a release the records know
+            known[key] = {p: h for p, h in sorted(hashes(wheel, sorted(files_by_family(key))).items())}
+            missing = [p for p, h in known[key].items() if h is None]
+            if missing:
+                raise SystemExit(f"{key}'s records name files its wheel lacks: {', '.join(missing)}")
+            FILES_JSON.write_text(json.dumps(known, indent=1, sort_keys=True) + "\n")
+            print(f"recorded {len(known[key])} file hashes for {key} in {FILES_JSON.relative_to(ROOT)}")
+            return 0
+        against = releases.release(args.against or engine)
+        named = files_by_family(against.key)
+        before = known.get(against.key, {})
+        after = hashes(wheel, sorted(named))
+        print(f"{engine}=={version} against {against.key}: {len(named)} engine files named by the family records")
+        print(f"transformers pin: {transformers_pin(wheel)} (was {against.transformers})")
+        changed = {p: t for p, t in named.items() if after[p] != before.get(p)}
+        print(f"\nfiles changed or gone: {len(changed)}")
+        for path, model_types in sorted(changed.items()):
+            state = "gone" if after[path] is None else "changed"
+            print(f"  {state:<8} {path}: {', '.join(sorted(model_types))}")
+        families = sorted({t for types in changed.values() for t in types})
+        print(f"\nmodel types to re-read: {len(families)}" + (f": {', '.join(families)}" if families else ""))
+        old_wheel = open_wheel(engine, against.version, args.against_wheel, Path(scratch) / "old")
+        old, new = architectures(engine, old_wheel), architectures(engine, wheel)
+        print(f"\narchitectures added: {len(new - old)}" + "".join(f"\n  + {a}" for a in sorted(new - old)))
+        print(f"architectures removed: {len(old - new)}" + "".join(f"\n  - {a}" for a in sorted(old - new)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
