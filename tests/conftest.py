@@ -19,3 +19,23 @@ def tokenless_family(monkeypatch: pytest.MonkeyPatch) -> str:
     adapter.supported_model_types()  # discover the shipped families before adding one
     monkeypatch.setitem(adapter._REGISTRY, TOKENLESS_MODEL_TYPE, ToyTokenlessAdapter())
     return TOKENLESS_MODEL_TYPE
+
+
+#: The tiers the suite splits into, by folder or file: ``pytest -m "not notebooks and not browser and not docs"`` is
+#: the quick loop.
+_TIERS = {
+    "notebooks/test_browser.py": "browser",
+    "notebooks/": "notebooks",
+    "families/": "family",
+    "test_docs.py": "docs",
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test with its tier: ``browser``, ``notebooks``, ``family`` (the family contract and the family
+    tests), ``docs`` (the generated pages and every command the docs show), else ``unit``."""
+    root = Path(__file__).parent
+    for item in items:
+        relative = Path(item.fspath).relative_to(root).as_posix()
+        tier = next((tier for prefix, tier in _TIERS.items() if relative.startswith(prefix)), "unit")
+        item.add_marker(tier)

@@ -12,9 +12,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _pyproject_requirements() -> set[str]:
+    """Every third-party requirement, base and extras; an extra naming ecwidth's own extras is left out."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = [req for group in project["optional-dependencies"].values() for req in group]
-    return set(project["dependencies"]) | set(extras)
+    return {req for req in set(project["dependencies"]) | set(extras) if not req.startswith("ecwidth[")}
 
 
 #: conda-forge's names for packages PyPI names otherwise.
@@ -25,9 +26,10 @@ def _environment() -> dict:
     return yaml.safe_load((ROOT / "environment.yml").read_text())
 
 
-def _makefile_torch() -> str:
-    line = next(line for line in (ROOT / "Makefile").read_text().splitlines() if line.startswith("TORCH ?="))
-    return line.split("=", 1)[1].strip().removeprefix("torch")
+def _makefile_pin(name: str) -> str:
+    """The version spec the Makefile installs ``name`` at (``TORCH ?= torch==2.13.0`` -> ``==2.13.0``)."""
+    line = next(line for line in (ROOT / "Makefile").read_text().splitlines() if line.startswith(f"{name.upper()} ?="))
+    return line.split("=", 1)[1].strip().removeprefix(name)
 
 
 def _environment_requirements() -> dict[str, str]:
@@ -50,8 +52,10 @@ def test_environment_takes_the_pyproject_dependencies_from_conda_forge():
     conda = _environment_requirements()
     assert set(conda) == set(required)
     for name, spec in conda.items():
-        if name == "torch":  # pinned to the Makefile's CPU build, within pyproject's bound
-            assert spec == _makefile_torch() and Version(spec.lstrip("=")) in SpecifierSet(required[name][5:])
+        if name in ("torch", "transformers"):  # the Makefile's development pins, within pyproject's bound
+            assert spec == _makefile_pin(name)
+            floor = re.search(r"[>=]=?([0-9.]+)", spec).group(1)
+            assert Version(floor) in SpecifierSet(required[name][len(name) :])
         else:
             assert name + spec == required[name]
 
@@ -62,12 +66,22 @@ def test_environment_bounds_python_to_what_torch_supports():
     assert "3.11" in bound and "3.10" not in bound and "3.16" not in bound
 
 
-def test_runtime_and_notebook_dependencies_are_declared():
+def _names(requirements: list[str]) -> set[str]:
+    return {re.split(r"[<>=!\[]", req, maxsplit=1)[0] for req in requirements}
+
+
+def test_the_base_install_needs_nothing_and_measuring_is_an_extra():
+    """Tables, look-ups and the producer hook install beside an engine without touching its torch or transformers."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    names = {req.split(">")[0].split("=")[0].split("<")[0] for req in project["dependencies"]}
-    assert {"torch", "transformers", "pandas", "matplotlib"} <= names
-    notebook = {req.split(">")[0] for req in project["optional-dependencies"]["notebook"]}
-    assert {"jupyterlab", "papermill", "ipykernel"} <= notebook
+    assert project["dependencies"] == []
+    extras = project["optional-dependencies"]
+    assert {"torch", "transformers"} <= _names(extras["measure"])
+    transformers = next(req for req in extras["measure"] if req.startswith("transformers"))
+    for engine_pin in ("5.16.1", "5.19.0", "5.20.2"):  # vLLM 0.32 and 0.33's floors and SGLang 0.5.23's pin
+        assert Version(engine_pin) in SpecifierSet(transformers.removeprefix("transformers"))
+    assert "ecwidth[measure]" in extras["notebook"] and {"pandas", "matplotlib"} <= _names(extras["notebook"])
+    assert {"jupyterlab", "papermill", "ipykernel"} <= _names(extras["notebook"])
+    assert "ecwidth[notebook]" in extras["test"]
 
 
 def test_python_311_or_newer():
