@@ -175,20 +175,18 @@ def recorded(f: Family) -> bool:
 
 
 def families() -> list[Family]:
-    """Every adapter class in the registry, with the model types it serves, sorted by its first model type."""
+    """Every adapter class the package's family modules register (not one a test adds), with the model types it
+    serves, sorted by its first model type."""
     from ecwidth.families.adapter import adapter_for, supported_model_types
 
     by_class: dict[type, Family] = {}
     for model_type in supported_model_types():
         adapter = adapter_for(model_type)
+        if not type(adapter).__module__.startswith("ecwidth.families."):
+            continue
         family = by_class.setdefault(type(adapter), Family(type(adapter), adapter, []))
         family.model_types.append(model_type)
     return sorted(by_class.values(), key=lambda f: f.model_types[0])
-
-
-def release_label(release: Any) -> str:
-    names = {"vllm": "vLLM", "sglang": "SGLang"}
-    return f"{names.get(release.engine, release.engine)} {release.version}"
 
 
 def serving_fields(record: Any) -> list[tuple[str, Any]]:
@@ -259,7 +257,7 @@ def render_families() -> str:
         "",
         "Releases: "
         + ", ".join(
-            f"{release_label(r)} (transformers `{r.transformers}`"
+            f"{str(r)} (transformers `{r.transformers}`"
             + ("" if r.measures else "; sizes from the config")
             + ("; the default" if r == default else "")
             + ")"
@@ -272,7 +270,7 @@ def render_families() -> str:
         "native: the release's own class; backend: its Transformers backend; —: not served (the type's "
         "section says why).",
         "",
-        "| model type | width rule | " + " | ".join(release_label(r) for r in rel) + " |",
+        "| model type | width rule | " + " | ".join(str(r) for r in rel) + " |",
         "|---|---|" + "---|" * len(rel),
     ]
     family_of = {t: f for f in found for t in f.model_types}
@@ -288,7 +286,7 @@ def render_families() -> str:
     out.append("")
     unrecorded = [t for t in types if not recorded(family_of[t])]
     served = ", ".join(
-        f"{release_label(r)} {sum(recorded(family_of[t]) and serving[(family_of[t].cls, r.key)].serves for t in types)}"
+        f"{str(r)} {sum(recorded(family_of[t]) and serving[(family_of[t].cls, r.key)].serves for t in types)}"
         for r in rel
     )
     out += [f"Types served: {served}, of the {len(types) - len(unrecorded)} with per-release records.", ""]
@@ -334,7 +332,10 @@ def render_family(f: Family, rel: list[Any], serving: Mapping[tuple[type, str], 
     for m in modality_sort(f.predicted_only):
         lines.append(f"{m}: predicted only, {f.predicted_only[m]}")
     if getattr(f.adapter, "engine_only", False):
-        lines.append("engine only: no transformers class can build it; `predict` answers, `measure` refuses")
+        lines.append(
+            "engine only: transformers has no config class for it, so the config is read as data, as the engine reads"
+            " it; what no transformers tower can build is predicted"
+        )
     if getattr(f.adapter, "needs_language_layers", False):
         lines.append("the build lays out the language model's layers (its encoder reads them)")
     if not recorded(f):
@@ -344,7 +345,7 @@ def render_family(f: Family, rel: list[Any], serving: Mapping[tuple[type, str], 
         lines.append(f"engine (no per-release record yet): {engine}{taken}")
     for r in rel if recorded(f) else ():
         default_mark = " (default)" if r == default else ""
-        lines.append(f"{release_label(r)}{default_mark}: {render_serving(serving[(f.cls, r.key)])}")
+        lines.append(f"{str(r)}{default_mark}: {render_serving(serving[(f.cls, r.key)])}")
     return out + [f"- {line}" for line in lines] + [""]
 
 

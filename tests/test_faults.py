@@ -365,10 +365,10 @@ def test_sigterm_during_a_write_is_the_same_line_and_status(monkeypatch, capsys)
 @pytest.mark.parametrize(
     ("item", "expected"),
     [
-        ("image:1" + "0" * 400 + "x1" + "0" * 400, "invalid item"),
-        ("video:1" + "0" * 400 + "x448x448", "invalid item"),
-        ("audio:1e308s", "invalid item"),
-        ("image:16777217x448", "invalid item"),
+        ("image:1" + "0" * 400 + "x1" + "0" * 400, "at most 16777216, past any real item"),
+        ("video:1" + "0" * 400 + "x448x448", "at most 5184000, past any real item"),
+        ("audio:1e308s", "at most 86400, past any real item"),
+        ("image:16777217x448", "at most 16777216, past any real item"),
     ],
     ids=["image-sides", "video-frames", "audio-duration", "side-past-2**24"],
 )

@@ -78,3 +78,67 @@ def test_names_that_need_torch_resolve_on_first_use():
     assert set(ecwidth.__all__) <= set(dir(ecwidth))
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         ecwidth.nope  # noqa: B018
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """``{module: the ecwidth modules it imports at module level}`` (``TYPE_CHECKING`` blocks left out), from the code."""
+    import ast
+
+    modules = {}
+    for path in (ROOT / "ecwidth").rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+
+    def module_of(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        for statement in ast.parse(path.read_text()).body:
+            if isinstance(statement, ast.If) and "TYPE_CHECKING" in ast.unparse(statement.test):
+                continue
+            for node in ast.walk(statement) if isinstance(statement, ast.Import | ast.ImportFrom | ast.If) else ():
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ecwidth"):
+                    targets = [
+                        module_of(f"{node.module}.{alias.name}") or module_of(node.module) for alias in node.names
+                    ]
+                elif isinstance(node, ast.Import):
+                    targets = [module_of(alias.name) for alias in node.names if alias.name.startswith("ecwidth")]
+                else:
+                    continue
+                graph[name] |= {target for target in targets if target and target != name}
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One cycle of ``graph`` as a path, or ``[]``."""
+    state: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> list[str]:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt] if nxt in path else [node, nxt]
+            if not state.get(nxt) and (found := visit(nxt, [*path, nxt])):
+                return found
+        state[node] = 2
+        return []
+
+    return next((found for node in sorted(graph) if not state.get(node) and (found := visit(node, [node]))), [])
+
+
+def test_no_module_imports_itself_through_others_and_the_tiers_import_one_way():
+    """Each top-level folder of ecwidth is one tier (reading, families, measuring, records, serving, cli, study,
+    engines): no import cycle between modules, nor between tiers."""
+    graph = _import_graph()
+    assert not _cycle(graph), " -> ".join(_cycle(graph))
+    tiers: dict[str, set[str]] = {}
+    for module, imported in graph.items():
+        tier = module.split(".")[1] if module.count(".") else module
+        tiers.setdefault(tier, set()).update(
+            t.split(".")[1] for t in imported if t.count(".") and t.split(".")[1] != tier
+        )
+    tiers = {tier: {t for t in imported if t in tiers} for tier, imported in tiers.items()}
+    assert not _cycle(tiers), " -> ".join(_cycle(tiers))

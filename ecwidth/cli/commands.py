@@ -324,7 +324,7 @@ def _cmd_families(args: argparse.Namespace) -> int:
         notes += [f"{ours} as {key}" for ours, key in row["keys"].items()]
         notes += [f"{m} unserved" for m in row["unserved"]]
         notes += [f"{m} predicted only" for m in row["predicted_only"]] + (
-            ["predicted only"] if row["engine_only"] else []
+            ["no transformers config class"] if row["engine_only"] else []
         )
         what = (
             f"{row['path']} {' / '.join(row['classes'])}: {row['ships']}"

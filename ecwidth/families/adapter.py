@@ -104,9 +104,10 @@ class FamilyAdapter:
     #: the oldest transformers release whose classes ecwidth builds this family from (empty: any the ``measure``
     #: extra allows); under an older one, measuring refuses in one line that names it.
     transformers_since: ClassVar[str] = ""
-    #: the family exists only in the serving engine: transformers has no config or model class for its
-    #: ``model_type``, so the spec's config is the raw dict read as attributes (``ecwidth.reading.configs.EngineConfig``),
-    #: nothing can be built or measured, and ``predict`` answers from the engine's formula (``predicted_only``).
+    #: the family exists only in the serving engine: transformers has no config class for its ``model_type``, so
+    #: the spec's config is the raw dict read as attributes (``ecwidth.reading.configs.EngineConfig``). By default
+    #: nothing is built and ``predict`` answers from the engine's formula (``predicted_only``); a family whose
+    #: tower transformers has under another name builds it itself (Alpamayo 2's Qwen3-VL).
     engine_only: ClassVar[bool] = False
 
     # -- from the config alone -------------------------------------------------

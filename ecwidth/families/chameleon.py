@@ -24,7 +24,6 @@ _NO_IMAGES = (
 @register
 class ChameleonAdapter(FamilyAdapter):
     model_types = ("chameleon",)
-    transformers_since = "5.24.0"  # older releases build no VQ tokenizer from a tiny config
     required_fields = ("hidden_size",)
     predicted_only = {"image": LM_TOKEN_EMBEDDINGS}
     look_alikes = ("vq_config.embed_dim",)

@@ -18,7 +18,6 @@ from ecwidth.families.adapter import FamilyAdapter, register
 @register
 class Emu3Adapter(FamilyAdapter):
     model_types = ("emu3",)
-    transformers_since = "5.24.0"  # older releases build no VQ tokenizer from a tiny config
     required_fields = ("text_config.hidden_size",)
     predicted_only = {"image": LM_TOKEN_EMBEDDINGS}
     look_alikes = ("vq_config.embed_dim",)

@@ -29,7 +29,6 @@ DEFAULT_DEEPSTACK_LAYERS = (8, 16, 24)
 @register
 class MossAudioAdapter(FamilyAdapter):
     model_types = ("moss_audio",)
-    transformers_since = "5.24.0"  # no model class before 5.24
     engine_only = True
     required_fields = ("language_config.hidden_size",)
     predicted_only = {"audio": "no transformers class can build this family (its config class is vLLM's own)"}

@@ -165,10 +165,13 @@ def build_encoder(
     ``memory_limit(device)``).
 
     Raises:
+        UnknownModelTypeError: The installed transformers predates the classes the family is built from.
         ResourceError: The weights would not fit; names the estimate, the limit and the override.
         ValueError: The built model lacks one of the adapter's encoder submodules.
     """
     from transformers.initialization import no_init_weights
+
+    adapter.check_transformers(config.model_type)
 
     with parameters_on_meta(), no_init_weights():
         model = adapter.construct(config if adapter.needs_language_layers else without_language_layers(config), dtype)

@@ -543,8 +543,6 @@ def _measure_spec(
         result.lm_hidden_size = getattr(text_config, "hidden_size", None)
         return result
     adapter.check_served(spec.config, release)
-    if not adapter.engine_only:
-        adapter.check_transformers(spec.model_type)
     if adapter.predicted_only and not adapter.config_modalities(spec.config):
         whys = "; ".join(f"{modality}: {why}" for modality, why in adapter.predicted_only.items())
         raise UnmeasurableError(

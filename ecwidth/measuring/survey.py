@@ -25,7 +25,7 @@ from ecwidth.engines.releases import Release
 from ecwidth.engines.runtime import RuntimeOptions
 from ecwidth.errors import EcwidthError, NotServedError, UnsupportedOptionError
 from ecwidth.families.adapter import find_adapter
-from ecwidth.measuring.deadline import check_timeout
+from ecwidth.measuring.deadline import check_timeout, deadline
 from ecwidth.measuring.devices import resolve_device
 from ecwidth.measuring.measure import MeasureResult, measure
 from ecwidth.measuring.memory import peak_memory
@@ -286,7 +286,7 @@ def survey(
     ``engine`` names the release every row is for (default: the newest vLLM);
     a model whose model type it does not serve gets no row and is listed in ``not_served``.
 
-    ``timeout`` bounds each model's building and encoding, in seconds; a model
+    ``timeout`` bounds each model's reading, building and encoding, in seconds; a model
     past it fails (``DeadlineExceeded``, naming the stage) and the others go on.
     ``shape_faithful`` and ``max_memory`` are ``measure``'s.
 
@@ -315,9 +315,10 @@ def survey(
     jobs = resolve_jobs(jobs, torch_device, dummy, len(named))
     failures: dict[str, str] = {}
     specs: dict[str, ModelSpec] = {}
-    for name, model in named.items():  # each config is read once, here
+    for name, model in named.items():  # each config is read once, here, within the model's timeout
         try:
-            specs[name] = resolve_spec(model, name=name)
+            with deadline(timeout, name, "reading the config"):
+                specs[name] = resolve_spec(model, name=name)
         except EcwidthError as error:
             failures[name] = str(error)
     not_served = {name: why for name, spec in specs.items() if (why := not_served_why(spec, release)) is not None}

@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import gc
 import re
+from pathlib import Path
 
 import pytest
 import torch
@@ -30,8 +31,12 @@ from ecwidth.errors import ConfigError, NotServedError, UnknownModelTypeError, U
 from ecwidth.families.adapter import adapter_for, lookup, resolve, supported_model_types
 from ecwidth.measuring.measure import dummy_shapes, measure, measure_widths
 from ecwidth.measuring.predict import predict_widths
+from ecwidth.reading.catalog import catalog_entry, catalog_names
 from ecwidth.reading.configs import resolve_spec
+from ecwidth.records.table import WidthTable
 
+#: The committed survey (``make tables``), which every catalog model must still measure.
+COMMITTED = Path(__file__).resolve().parents[2] / "tables" / "encoder_widths.json"
 INSTALLED = releases.version_tuple(transformers.__version__.split(".dev")[0])
 
 
@@ -136,11 +141,33 @@ def test_a_predicted_only_family_predicts_its_modalities_and_refuses_to_measure(
         measure(tiny_config(model_type), device="cpu", engine=release)
 
 
+@pytest.mark.parametrize("name", catalog_names())
+def test_a_catalog_model_measures_its_committed_width_under_the_installed_transformers(name):
+    """The committed table holds under whatever transformers runs this (an engine's pin, or the project's):
+    a catalog model measures its committed widths, is one the default release does not serve, or belongs to a
+    family the installed transformers predates (whose one-line refusal the test below checks)."""
+    model_type = catalog_entry(name).config["model_type"]
+    if too_new(model_type):
+        pytest.skip(f"{model_type} needs transformers {adapter_for(model_type).transformers_since}")
+    committed = WidthTable.read(COMMITTED)
+    if name not in committed.models():
+        with pytest.raises(NotServedError):
+            measure(name, device="cpu")
+        return
+    assert measure(name, device="cpu", dtype="float32").widths == committed.widths(name)
+
+
 @pytest.mark.parametrize("model_type", TOO_NEW)
 def test_a_family_newer_than_the_installed_transformers_refuses_in_one_line(model_type):
+    """Reading the config or building the tower names the transformers the family needs; a release that
+    serves the type says it through ``measure`` too."""
     since = adapter_for(model_type).transformers_since
-    with pytest.raises(UnknownModelTypeError, match=f"needs transformers {re.escape(since)} or newer"):
-        measure(tiny_config(model_type), device="cpu", engine=serving_release(model_type))
+    needs = f"needs transformers {re.escape(since)} or newer"
+    with pytest.raises(UnknownModelTypeError, match=needs):
+        build_on_cpu(tiny_config(model_type))
+    if serving_release(model_type) is not None:
+        with pytest.raises(UnknownModelTypeError, match=needs):
+            measure(tiny_config(model_type), device="cpu", engine=serving_release(model_type))
 
 
 @pytest.mark.parametrize("model_type", [t for t in tiny_model_types() if t not in TOO_NEW])
