@@ -571,7 +571,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(measure)
     add_engine_option(measure)
     add_runtime_options(measure)
-    add_timeout_option(measure, default=MEASURE_TIMEOUT_S, help="seconds building and encoding may take together")
+    add_timeout_option(
+        measure, default=MEASURE_TIMEOUT_S, help="seconds reading, building and encoding may take together"
+    )
     _add_max_memory_option(measure)
     add_json_option(measure)
     measure.set_defaults(func=_cmd_measure)
@@ -599,7 +601,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_device_options(size)
     add_engine_option(size)
     add_runtime_options(size)
-    add_timeout_option(size, default=MEASURE_TIMEOUT_S, help="seconds building and encoding may take together")
+    add_timeout_option(size, default=MEASURE_TIMEOUT_S, help="seconds reading, building and encoding may take together")
     _add_max_memory_option(size)
     add_json_option(size)
     size.set_defaults(func=_cmd_size)
@@ -615,7 +617,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_engine_option(survey, help="the engine release every row is for; models it does not serve are left out "
                       "and listed (default: the newest vLLM)")  # fmt: skip
     add_runtime_options(survey)
-    add_timeout_option(survey, default=MEASURE_TIMEOUT_S, help="seconds each model's building and encoding may take")
+    add_timeout_option(
+        survey, default=MEASURE_TIMEOUT_S, help="seconds each model's reading, building and encoding may take"
+    )
     _add_max_memory_option(survey)
     survey.add_argument(
         "--merge", action="store_true",
