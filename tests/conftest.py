@@ -21,19 +21,24 @@ def tokenless_family(monkeypatch: pytest.MonkeyPatch) -> str:
     return TOKENLESS_MODEL_TYPE
 
 
-#: The tiers the suite splits into, by folder or file: ``pytest -m "not notebooks and not browser and not docs"`` is
-#: the quick loop.
+#: The tiers the suite splits into, by folder or file; ``pytest -m unit`` is the quick loop.
 _TIERS = {
     "notebooks/test_browser.py": "browser",
     "notebooks/": "notebooks",
     "families/": "family",
     "test_docs.py": "docs",
+    # Files whose tests start other processes (torchrun ranks, signalled surveys, forked workers): seconds each.
+    "serving/test_distributed.py": "processes",
+    "test_faults.py": "processes",
+    "measuring/test_workers.py": "processes",
+    "test_imports.py": "processes",
 }
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark each test with its tier: ``browser``, ``notebooks``, ``family`` (the family contract and the family
-    tests), ``docs`` (the generated pages and every command the docs show), else ``unit``."""
+    tests), ``docs`` (the generated pages and every command the docs show), ``processes`` (tests that start
+    other processes), else ``unit``."""
     root = Path(__file__).parent
     for item in items:
         relative = Path(item.fspath).relative_to(root).as_posix()
