@@ -26,21 +26,43 @@ _TIERS = {
     "notebooks/test_browser.py": "browser",
     "notebooks/": "notebooks",
     "families/": "family",
+    # Every catalog model built, and every family's packed item against its real encode.
+    "measuring/test_build.py": "family",
+    "measuring/test_shapes.py": "family",
     "test_docs.py": "docs",
     # Files whose tests start other processes (torchrun ranks, signalled surveys, forked workers): seconds each.
     "serving/test_distributed.py": "processes",
+    "serving/test_producer.py": "processes",
+    "engines/test_runtime_options.py": "processes",
     "test_faults.py": "processes",
     "measuring/test_workers.py": "processes",
     "test_imports.py": "processes",
 }
+_ROOT = Path(__file__).parent
+
+
+def _tier(path: Path) -> str:
+    relative = path.relative_to(_ROOT).as_posix()
+    return next((tier for prefix, tier in _TIERS.items() if relative.startswith(prefix)), "unit")
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Leave a test file of a tier ``-m`` deselects uncollected, so the quick loop does not pay for importing
+    and parametrizing the rest (the family modules resolve every tiny config as they are collected)."""
+    expression = config.getoption("markexpr")
+    if not expression or collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
+        return None
+    try:
+        from _pytest.mark.expression import Expression  # pytest's own -m parser
+    except ImportError:  # another pytest: collect everything, the markers still select
+        return None
+    tier = _tier(collection_path)
+    return True if not Expression.compile(expression).evaluate(lambda name, **_: name == tier) else None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark each test with its tier: ``browser``, ``notebooks``, ``family`` (the family contract and the family
-    tests), ``docs`` (the generated pages and every command the docs show), ``processes`` (tests that start
-    other processes), else ``unit``."""
-    root = Path(__file__).parent
+    """Mark each test with its tier: ``browser``, ``notebooks``, ``family`` (the family contract, the family
+    tests and the catalog-wide builds), ``docs`` (the generated pages and every command the docs show),
+    ``processes`` (tests that start other processes), else ``unit``."""
     for item in items:
-        relative = Path(item.fspath).relative_to(root).as_posix()
-        tier = next((tier for prefix, tier in _TIERS.items() if relative.startswith(prefix)), "unit")
-        item.add_marker(tier)
+        item.add_marker(_tier(Path(item.fspath)))
