@@ -36,6 +36,8 @@ from ecwidth.families.items import MelFrames, PatchGrid
 from ecwidth.families.packing import pack_deepstack
 
 PROFILE_AUDIO_SECONDS = 30
+#: The audio width both Qwen Omni thinkers ship: the audio tower's projection to ``output_dim``.
+THINKER_AUDIO = FieldWidth("thinker_config.audio_config.output_dim")
 THINKER = "thinker_config."
 
 

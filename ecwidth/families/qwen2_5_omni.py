@@ -20,6 +20,7 @@ from ecwidth.engines.facts import Serving, every_vllm, not_served
 from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families._qwen_omni import (
     PROFILE_AUDIO_SECONDS,
+    THINKER_AUDIO,
     QwenOmniThinkerAdapter,
     ThinkerMel,
     ThinkerPatches,
@@ -52,7 +53,7 @@ class Qwen2_5OmniAdapter(QwenOmniThinkerAdapter):
         "video": ThinkerPatches((100352, 602112)),
         "audio": ThinkerMel(min_frames=3, profile_seconds=PROFILE_AUDIO_SECONDS, audio_tokens=audio_tokens),
     }
-    width_fields = {"image": _VISION, "video": _VISION, "audio": FieldWidth("thinker_config.audio_config.output_dim")}
+    width_fields = {"image": _VISION, "video": _VISION, "audio": THINKER_AUDIO}
     look_alikes = (
         "thinker_config.vision_config.hidden_size",
         "thinker_config.audio_config.d_model",

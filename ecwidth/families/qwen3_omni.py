@@ -22,6 +22,7 @@ from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families._qwen_omni import (
     PROFILE_AUDIO_SECONDS,
+    THINKER_AUDIO,
     QwenOmniThinkerAdapter,
     ThinkerMel,
     ThinkerPatches,
@@ -66,7 +67,7 @@ class Qwen3OmniMoeAdapter(QwenOmniThinkerAdapter):
         "video": ThinkerPatches((131072, 786432)),
         "audio": ThinkerMel(min_frames=1, profile_seconds=PROFILE_AUDIO_SECONDS, audio_tokens=audio_tokens),
     }
-    width_fields = {"image": _VISION, "video": _VISION, "audio": FieldWidth("thinker_config.audio_config.output_dim")}
+    width_fields = {"image": _VISION, "video": _VISION, "audio": THINKER_AUDIO}
     look_alikes = (
         "thinker_config.vision_config.out_hidden_size",
         "thinker_config.vision_config.hidden_size",

@@ -66,7 +66,7 @@ def _warn_profile_on_cpu(
 ) -> None:
     """Say up front how large the profile items are, before minutes of CPU time go into them."""
     sizes = []
-    keys = [str(key).lower() for key in ((modalities,) if isinstance(modalities, str) else modalities or ())]
+    keys = _requested(modalities) or ()
     for modality in [adapter.modality_for_key(key, release) for key in keys] or adapter.config_modalities(spec.config):
         try:
             sizes.append(f"{modality} {adapter.profile_tokens(spec.config, modality)} tokens")
@@ -90,6 +90,15 @@ def _adapter_of(model: nn.Module | None) -> FamilyAdapter | None:
     return find_adapter(getattr(config, "model_type", "")) if config is not None else None
 
 
+def _requested(modalities: Iterable[str] | str | None) -> tuple[str, ...] | None:
+    """The modalities asked for, lowercased; ``"image"`` is one modality, not five; None: every one."""
+    if modalities is None:
+        return None
+    if isinstance(modalities, str) or not isinstance(modalities, Iterable):
+        modalities = (modalities,)
+    return tuple(str(m).lower() for m in modalities)
+
+
 def _check_request(
     modalities: Iterable[str] | None, accepted: tuple[str, ...], dummy: str, adapter: FamilyAdapter
 ) -> tuple[str, ...]:
@@ -103,9 +112,7 @@ def _check_request(
         raise ValueError(f"unknown dummy size {dummy!r}; use one of {', '.join(DUMMY_SIZES)}")
     if modalities is None:
         return accepted
-    if isinstance(modalities, str) or not isinstance(modalities, Iterable):  # "image" is one modality, not five
-        modalities = (modalities,)
-    requested = tuple(str(m).lower() for m in modalities)
+    requested = _requested(modalities)
     for modality in requested:
         if modality in adapter.predicted_only:
             raise UnmeasurableError(
@@ -341,8 +348,7 @@ def measure_widths(
     if adapter is None:
         return {}
     if modalities is not None:
-        names = (modalities,) if isinstance(modalities, str) or not isinstance(modalities, Iterable) else modalities
-        modalities = [adapter.modality_for_key(str(key).lower(), engine) for key in names]
+        modalities = [adapter.modality_for_key(key, engine) for key in _requested(modalities)]
     shapes = dummy_shapes(
         model,
         modalities,
