@@ -51,6 +51,8 @@ SERVING_LABELS = {
     "transformers": "needs transformers",
     "files": "engine files",
 }
+#: The fields that place an entry in its release's registry, not facts about serving.
+REGISTRY_KEYS = frozenset({"architecture", "model_types", "family", "refuses"})
 PATHS = {"native": "native class", "backend": "Transformers backend", "none": "not served"}
 #: Width-rule groups, in page order: (key, heading, what it means).
 GROUPS = (
@@ -169,11 +171,6 @@ class Family:
         return "field" if any(r is not None for r in rules) else "hidden"
 
 
-def recorded(f: Family) -> bool:
-    """Whether the family holds per-release serving records (until it does, ``serving_for`` echoes ``engine``)."""
-    return bool(getattr(f.adapter, "serving", None))
-
-
 def families() -> list[Family]:
     """Every adapter class the package's family modules register (not one a test adds), with the model types it
     serves, sorted by its first model type."""
@@ -191,7 +188,7 @@ def families() -> list[Family]:
 
 def serving_fields(record: Any) -> list[tuple[str, Any]]:
     """The record's non-empty fields, the known ones first in ``SERVING_ORDER``, any other by name."""
-    values = {f.name: getattr(record, f.name) for f in dataclasses.fields(record)}
+    values = {f.name: getattr(record, f.name) for f in dataclasses.fields(record) if f.name not in REGISTRY_KEYS}
     names = [n for n in SERVING_ORDER if n in values] + sorted(n for n in values if n not in SERVING_ORDER)
     return [(n, values[n]) for n in names if not empty(values[n])]
 
@@ -226,13 +223,19 @@ def render_serving(record: Any) -> str:
 
 def render_families() -> str:
     """The text of docs/families.md."""
-    from ecwidth.engines import releases
+    from ecwidth.engines import registry, releases
 
     found = families()
     types = sorted(t for f in found for t in f.model_types)
     rel = list(releases.RELEASES)
     default = releases.DEFAULT
-    serving = {(f.cls, r.key): f.adapter.serving_for(r) for f in found for r in rel}
+    serving = {
+        (f.cls, r.key): dataclasses.replace(
+            f.adapter.serving_for(r), classes=registry.classes_of(r, f.adapter.model_types)
+        )
+        for f in found
+        for r in rel
+    }
     out = [
         "# Families",
         "",
@@ -278,24 +281,11 @@ def render_families() -> str:
         f = family_of[t]
         rules = f.width_rules()
         rule = rules["*"] if "*" in rules else "per modality"
-        if not recorded(f):
-            marks = ["no record"] * len(rel)
-        else:
-            marks = ["—" if not serving[(f.cls, r.key)].serves else serving[(f.cls, r.key)].path for r in rel]
+        marks = ["—" if not serving[(f.cls, r.key)].serves else serving[(f.cls, r.key)].path for r in rel]
         out.append(f"| [{t}](#{anchor(t)}) | {cell(rule)} | " + " | ".join(marks) + " |")
     out.append("")
-    unrecorded = [t for t in types if not recorded(family_of[t])]
-    served = ", ".join(
-        f"{str(r)} {sum(recorded(family_of[t]) and serving[(family_of[t].cls, r.key)].serves for t in types)}"
-        for r in rel
-    )
-    out += [f"Types served: {served}, of the {len(types) - len(unrecorded)} with per-release records.", ""]
-    if unrecorded:
-        out += [
-            f'{len(unrecorded)} types have no per-release record yet ("no record"): their section gives the '
-            "family's one engine line, read from vLLM 0.32's source.",
-            "",
-        ]
+    served = ", ".join(f"{str(r)} {sum(serving[(family_of[t].cls, r.key)].serves for t in types)}" for r in rel)
+    out += [f"Types served: {served}, of the {len(types)} with per-release records.", ""]
     for key, heading, meaning in GROUPS:
         members = [f for f in found if f.group == key]
         if not members:
@@ -338,12 +328,7 @@ def render_family(f: Family, rel: list[Any], serving: Mapping[tuple[type, str], 
         )
     if getattr(f.adapter, "needs_language_layers", False):
         lines.append("the build lays out the language model's layers (its encoder reads them)")
-    if not recorded(f):
-        engine = getattr(f.adapter, "engine", "") or "not recorded"
-        options = getattr(f.adapter, "supported_options", None) or ()
-        taken = f"; runtime options: {coded(frozenset(options))}" if options else ""
-        lines.append(f"engine (no per-release record yet): {engine}{taken}")
-    for r in rel if recorded(f) else ():
+    for r in rel:
         default_mark = " (default)" if r == default else ""
         lines.append(f"{str(r)}{default_mark}: {render_serving(serving[(f.cls, r.key)])}")
     return out + [f"- {line}" for line in lines] + [""]

@@ -33,8 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ecwidth.engines import releases  # noqa: E402 (after the path, so a source checkout runs it)
-from ecwidth.families.adapter import adapter_for, supported_model_types  # noqa: E402
+from ecwidth.engines import registry, releases  # noqa: E402 (after the path, so a source checkout runs it)
 
 FILES_JSON = ROOT / "ecwidth" / "engines" / "files.json"
 #: The PyPI project of each engine's wheel (vLLM 0.32.0's CPU build is another project: pass --wheel for it).
@@ -74,12 +73,11 @@ def fetch_wheel(engine: str, version: str, folder: Path) -> Path:
 
 
 def files_by_family(key: str) -> dict[str, list[str]]:
-    """``{engine file: [model types whose record for release key names it]}``."""
+    """``{engine file: [model types whose registry entry for release key names it]}``."""
     named: dict[str, list[str]] = {}
-    for model_type in supported_model_types():
-        record = adapter_for(model_type).serving.get(key)
-        for path in record.files if record is not None else ():
-            named.setdefault(path, []).append(model_type)
+    for entry in registry.entries(releases.release(key)).values():
+        for path in entry.files:
+            named.setdefault(path, []).extend(t for t in entry.model_types if t not in named.get(path, ()))
     return named
 
 

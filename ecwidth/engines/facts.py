@@ -1,35 +1,32 @@
-"""How one engine release serves one family: a family's engine facts, as data.
+"""How one engine release serves one architecture: a registry entry, as data.
 
-Each adapter holds ``serving``, a mapping from a release key
-(``ecwidth.engines.releases.VLLM_0_33``) to a ``Serving`` record. Records are
-data so that one fact can differ per release without prose, and so that a new
-release is screened by hashing the ``files`` each record names
-(``tools/screen_release.py``; the hashes are in ``ecwidth/engines/files.json``).
-A release a family has no record for does not serve it (``Release.unlisted``
-says why).
+The entries live in one file per release, ``ecwidth/engines/registries/<engine>-<version>.toml``,
+keyed by the architecture name the engine looks up (a config's ``architectures[0]``);
+``ecwidth.engines.registry`` reads them. Each entry names the model types whose
+configs carry that architecture, the family module that answers for them, the
+path the engine takes, the engine files the shipped width depends on (hashed per
+release in ``ecwidth/engines/files.json``, so ``tools/screen_release.py`` can
+screen a new release) and what it ships. A model type with no entry in a
+release is not served by it (``Release.unlisted`` says why).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
-
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
+from dataclasses import dataclass, field
+from typing import Literal
 
 #: How a release reaches a model type: its own class, transformers' classes through its backend, or not at all.
 Path = Literal["native", "backend", "none"]
-#: The option set of an engine class that takes ``--video-pruning-rate``.
-PRUNING: frozenset[str] = frozenset({"video_pruning_rate"})
 
 
 @dataclass(frozen=True)
 class Serving:
-    """One release's view of one family's model types."""
+    """One release's entry for one architecture."""
 
     #: ``native``, ``backend`` (the engine's Transformers backend) or ``none``.
     path: Path
-    #: the engine's class names for the family, e.g. ``("Qwen3VLForConditionalGeneration",)``.
+    #: the engine's class names the architecture resolves to, e.g. ``("Qwen3VLForConditionalGeneration",)``.
     classes: tuple[str, ...] = ()
     #: engine source files the shipped width depends on, relative to the wheel's root (``vllm/model_executor/...``).
     files: tuple[str, ...] = ()
@@ -45,24 +42,23 @@ class Serving:
     unserved: Mapping[str, str] = field(default_factory=dict)
     #: modalities this release cannot ship when an option is on: ``{option: {modality: why}}``.
     unserved_with: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: configs of these model types the release still refuses, by a condition the family tests: ``{condition: why}``.
+    refuses: Mapping[str, str] = field(default_factory=dict)
     #: the oldest transformers release whose classes (or config class) this path loads; empty: any.
     #: A release whose declared transformers pin excludes every release from it on cannot load the type.
     transformers: str = ""
+    #: the registry key: the architecture name the engine looks up.
+    architecture: str = ""
+    #: the ``model_type`` values whose configs carry this architecture.
+    model_types: tuple[str, ...] = ()
+    #: the ``ecwidth.families`` module that answers for those model types.
+    family: str = ""
 
     @property
     def serves(self) -> bool:
         return self.path != "none"
 
-    def same_as(self, **changes: Any) -> Serving:
-        """This record for a later release, with ``changes`` applied."""
-        return replace(self, **changes)
-
 
 def not_served(why: str) -> Serving:
     """A release that cannot serve the model type, and why."""
     return Serving("none", why_not=why)
-
-
-def every_vllm(record: Serving) -> dict[str, Serving]:
-    """``record`` for each vLLM release ecwidth knows: for families whose vLLM path did not move."""
-    return {VLLM_0_32: record, VLLM_0_33: record}

@@ -3,14 +3,17 @@
 A width is a fact about an engine release: whether the release serves a model
 type at all, through which class, under which modality keys, and (for an
 engine that sizes from the config rather than measuring) what it allocates.
-This module only knows the releases; each family's facts per release live in
-its adapter's ``serving`` record (``ecwidth.engines.facts``).
+This module only knows the releases: each is the header of its registry file
+(``ecwidth/engines/registries/<engine>-<version>.toml``), whose entries
+``ecwidth.engines.registry`` reads.
 """
 
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 
 from ecwidth.errors import UnknownEngineError
 
@@ -19,6 +22,9 @@ VLLM_0_32 = "vllm==0.32.0"
 VLLM_0_33 = "vllm==0.33.0"
 SGLANG_0_5_23 = "sglang==0.5.23"
 
+
+#: The folder of the registry files, one per release.
+REGISTRIES = Path(__file__).parent / "registries"
 
 #: How messages write each engine's name.
 _DISPLAY = {"vllm": "vLLM", "sglang": "SGLang"}
@@ -43,6 +49,11 @@ class Release:
     unlisted: str = ""
 
     @property
+    def file(self) -> str:
+        """``"vllm-0.33.0.toml"``: the release's registry file in ``REGISTRIES``."""
+        return f"{self.engine}-{self.version}.toml"
+
+    @property
     def key(self) -> str:
         """``"vllm==0.33.0"``: how tables, records and ``--engine`` name it."""
         return f"{self.engine}=={self.version}"
@@ -62,19 +73,20 @@ class Release:
         return True
 
 
-#: Oldest first within an engine; each pin read from the wheel's METADATA.
-RELEASES: tuple[Release, ...] = (
-    Release("vllm", "0.32.0", ">=5.16.1,<5.20.0", unlisted="vLLM 0.32.0 has no class for this model type"),
-    Release("vllm", "0.33.0", ">=5.16.1,<5.21.0", unlisted="vLLM 0.33.0 has no class for this model type"),
-    Release(
-        "sglang",
-        "0.5.23",
-        "==5.19.0",
-        measures=False,
-        unlisted="SGLang 0.5.23 runs encoder disaggregation for 18 architectures only "
-        "(sglang/srt/arg_groups/pd_disaggregation_hook.py), and this is not one",
-    ),
-)
+def _read_releases() -> tuple[Release, ...]:
+    """Every release with a registry file, oldest first within an engine, from each file's header."""
+    found = []
+    for path in REGISTRIES.glob("*.toml"):
+        head = tomllib.loads(path.read_text(encoding="utf-8"))
+        found.append(Release(head["engine"], head["version"], head["transformers"], head.get("measures", True),
+                             head["unlisted"]))  # fmt: skip
+        if path.name != found[-1].file:
+            raise ValueError(f"{path.name} declares {found[-1].key}; name it {found[-1].file}")
+    return tuple(sorted(found, key=lambda r: (r.engine != "vllm", r.engine, version_tuple(r.version))))
+
+
+#: vLLM first, then the others; oldest first within an engine; each pin read from the wheel's METADATA.
+RELEASES: tuple[Release, ...] = _read_releases()
 #: The release an unnamed or version-less ``vllm`` means: the newest vLLM ecwidth knows.
 DEFAULT: Release = [r for r in RELEASES if r.engine == "vllm"][-1]
 #: What tables written before engines were recorded answer for.

@@ -22,22 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ecwidth.engines.facts import Serving
 from ecwidth.families.items import FixedTiles, PatchGrid, side
-
-#: The backend's ``embed_multimodal``, which ships ``pooler_output``: the engine file every backend record names.
-BACKEND_FILES = ("vllm/model_executor/models/transformers/multimodal.py",)
-
-
-def backend(ships: str, *, transformers: str = "", moe: bool = False) -> Serving:
-    """The backend's record for a family whose feature method's ``pooler_output`` is ``ships``.
-
-    ``transformers``: the first transformers release with the model type, where
-    it is newer than every vLLM release's floor; ``moe``: the text model counts
-    experts, so the backend picks its MoE class.
-    """
-    cls = "TransformersMultiModalMoEForCausalLM" if moe else "TransformersMultiModalForCausalLM"
-    return Serving("backend", classes=(cls,), files=BACKEND_FILES, ships=ships, transformers=transformers)
 
 
 class WholeTiles(FixedTiles):

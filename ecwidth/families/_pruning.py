@@ -19,7 +19,7 @@ from ecwidth.families.packing import PRUNING_CHANNELS, append_channels, pruning_
 
 class PrunedPositions:
     """Mixin for a ``FamilyAdapter`` whose engine class appends ``pruning_layout``'s channels with pruning on
-    (its records say which releases take the option: ``ecwidth.engines.facts.PRUNING``)."""
+    (each release's registry says which architectures take the option)."""
 
     #: ``ecwidth.families.packing.PRUNING_CHANNELS`` key: which engine layout the channels follow.
     pruning_layout: ClassVar[str]

@@ -8,9 +8,10 @@ absent), the feature method (``get_<modality>_features``) and, in
 all of that, so a family that ships what transformers returns is a short
 declaration: its ``model_types`` and the item kind of each modality
 (``ecwidth.families.items``), and its facts as data: the width rule
-(``width_fields``), the fields that only look like the width (``look_alikes``)
-and, per engine release, how that release serves it (``serving``,
-``ecwidth.engines.facts``). A family writes code only where the serving engine
+(``width_fields``) and the fields that only look like the width
+(``look_alikes``). How each engine release serves it is not the family's to
+say: the release's registry holds that, keyed by architecture
+(``ecwidth.engines.registry``). A family writes code only where the serving engine
 differs: ``pack`` for DeepStack levels or a projector transformers stops
 before, ``encode`` where the feature method does not fit, ``predict`` where
 the width is not a config field.
@@ -28,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ecwidth.engines import releases
+from ecwidth.engines import registry, releases
 from ecwidth.engines.facts import Serving, not_served
 from ecwidth.engines.releases import Release
 from ecwidth.errors import NoTokenRuleError, NotServedError, UnknownModelTypeError, UnsupportedOptionError
@@ -93,8 +94,6 @@ class FamilyAdapter:
     width_fields: ClassVar[Mapping[str, FieldWidth]] = {}
     #: dotted config fields that look like the width but are not; the family contract checks each one differs.
     look_alikes: ClassVar[tuple[str, ...]] = ()
-    #: release key (``"vllm==0.32.0"``) -> how that engine release serves the family (``ecwidth.engines.facts``).
-    serving: ClassVar[Mapping[str, Serving]] = {}
     #: modalities the engine ships that cannot be measured here, each with why (items holding LM token
     #: embeddings need real weights): ``predict`` answers for them, a measurement leaves them out.
     predicted_only: ClassVar[Mapping[str, str]] = {}
@@ -262,16 +261,17 @@ class FamilyAdapter:
             raise NoTokenRuleError(f"no token rule for {config.model_type} {modality} items; its width still measures")
         return kind
 
-    def serving_for(self, release: Release | str | None = None) -> Serving:
-        """How ``release`` (a ``Release`` or a name ``releases.release`` takes; default: the newest vLLM)
-        serves this family: its record, or not served where it has none (``Release.unlisted`` says why) or
-        where the release's declared transformers pin excludes the classes its path loads.
+    def serving_for(self, release: Release | str | None = None, model_type: str | None = None) -> Serving:
+        """How ``release`` (a ``Release`` or a name ``releases.release`` takes; default: the newest vLLM) serves
+        ``model_type`` (default: the family's first): its registry entry, or not served where it has none
+        (``Release.unlisted`` says why) or where the release's declared transformers pin excludes the classes
+        its path loads.
 
         Raises:
             UnknownEngineError: ``release`` names no known release.
         """
         chosen = releases.release(release)
-        record = self.serving.get(chosen.key)
+        record = registry.for_model_type(chosen, model_type or self.model_types[0])
         if record is None:
             return not_served(chosen.unlisted)
         if record.serves and record.transformers and not chosen.admits_transformers(record.transformers):
@@ -304,7 +304,7 @@ class FamilyAdapter:
             NotServedError: The release does not serve it; says why.
         """
         chosen = releases.release(release)
-        record = self.serving_for(chosen)
+        record = self.serving_for(chosen, config.model_type)
         if not record.serves:
             raise NotServedError(f"{chosen} does not serve model_type {config.model_type!r}: {record.why_not}")
         return record
@@ -517,7 +517,7 @@ def family_record(model_type: str, release: Release | str | None = None) -> dict
     """
     adapter = adapter_for(model_type)
     chosen = releases.release(release)
-    record = adapter.serving_for(chosen)
+    record = adapter.serving_for(chosen, model_type)
     rules = {modality: str(rule) for modality, rule in adapter.width_fields.items()}
     return {
         "model_type": model_type,
@@ -525,7 +525,7 @@ def family_record(model_type: str, release: Release | str | None = None) -> dict
         "engine": {"name": chosen.engine, "version": chosen.version},
         "serves": record.serves,
         "path": record.path,
-        "classes": list(record.classes),
+        "classes": list(registry.classes_of(chosen, adapter.model_types)),
         "files": list(record.files),
         "ships": record.ships,
         "why_not": record.why_not,

@@ -20,8 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ecwidth.engines.facts import PRUNING, Serving, not_served
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import register
 from ecwidth.families.items import ItemSize, PatchGrid, most_tokens_grid, smart_resize
 from ecwidth.families.qwen3_vl import IMAGE_PIXELS, Qwen3VLAdapter
@@ -72,16 +70,6 @@ class Alpamayo2SuperAdapter(Qwen3VLAdapter):
         "vlm_config.text_config.hidden_size",
     )
     items = {"image": FramePatches(IMAGE_PIXELS)}
-    serving = {
-        VLLM_0_32: not_served("its registry (vllm/model_executor/models/registry.py) has no Alpamayo2Super"),
-        VLLM_0_33: Serving(
-            "native",
-            classes=("Alpamayo2SuperForConditionalGeneration",),
-            files=("vllm/model_executor/models/alpamayo2_super.py", "vllm/model_executor/models/qwen3_vl.py"),
-            ships="vision_config.out_hidden_size x (1 + DeepStack levels); +5 with video pruning",
-            options=PRUNING,
-        ),
-    }
 
     def translate(self, raw: dict[str, Any]) -> dict[str, Any]:
         nested = raw.get("vlm_config") or {}

@@ -12,8 +12,7 @@ answers, and a measurement refuses, saying why.
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import LM_TOKEN_EMBEDDINGS, backend
+from ecwidth.families._backend import LM_TOKEN_EMBEDDINGS
 from ecwidth.families.adapter import FamilyAdapter, register
 
 #: Why the audio items, WavTokenizer codes embedded with the LM's table, can only be predicted.
@@ -30,10 +29,3 @@ class Apertus1p5Adapter(FamilyAdapter):
     required_fields = ("text_config.hidden_size",)
     predicted_only = {"image": LM_TOKEN_EMBEDDINGS, "audio": AUDIO_TOKEN_EMBEDDINGS}
     look_alikes = ("vision_config.embed_dim", "audio_config.codebook_dim")
-    # vLLM's registry has only the text-only ApertusForCausalLM, so the backend is the one path.
-    serving = every_vllm(
-        backend(
-            "pooler_output: text_config.hidden_size, LM input embeddings of the image and audio tokenizers' codes",
-            transformers="5.24.0",
-        )
-    )

@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import FixedTiles
 
@@ -44,11 +43,3 @@ class AriaAdapter(FamilyAdapter):
     )
     items = {"image": AriaCrops()}
     look_alikes = ("vision_config.hidden_size",)
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("AriaForConditionalGeneration",),
-            files=("vllm/model_executor/models/aria.py",),
-            ships="AriaProjector output (output_dim): text_config.hidden_size",
-        )
-    )

@@ -20,7 +20,6 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families._whisper_audio import PooledWindows, conv_rows, first_rows
 from ecwidth.families.adapter import FamilyAdapter, register, rows
 
@@ -35,14 +34,6 @@ class AudioFlamingo3Adapter(FamilyAdapter):
     required_fields = ("text_config.hidden_size",)
     items = {"audio": PooledWindows(min_frames=3, profile_seconds=MAX_AUDIO_SECONDS)}
     look_alikes = ("audio_config.hidden_size",)
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("AudioFlamingo3ForConditionalGeneration",),
-            files=("vllm/model_executor/models/audioflamingo3.py",),
-            ships="multi_modal_projector.linear_2 output: text_config.hidden_size",
-        )
-    )
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         real = conv_rows(int(item["input_features_mask"].sum(-1).max()))

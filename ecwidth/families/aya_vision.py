@@ -14,8 +14,7 @@ processor's setting, not the config's, so there is no token rule.
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import ProcessorTiles, backend
+from ecwidth.families._backend import ProcessorTiles
 from ecwidth.families.adapter import FamilyAdapter, register
 
 
@@ -30,4 +29,3 @@ class AyaVisionAdapter(FamilyAdapter):
     )
     items = {"image": ProcessorTiles()}
     look_alikes = ("vision_config.hidden_size",)
-    serving = every_vllm(backend("pooler_output: text_config.hidden_size via AyaVisionMultiModalProjector"))

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import FixedTiles, ItemSize, side
 
@@ -73,14 +72,6 @@ class Cohere2VisionAdapter(FamilyAdapter):
     )
     items = {"image": Cohere2Tiles()}
     look_alikes = ("vision_config.hidden_size", "alignment_intermediate_size")
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("Cohere2VisionForConditionalGeneration",),
-            files=("vllm/model_executor/models/cohere2_vision.py",),
-            ships="Cohere2VisionMultiModalProjector.linear_2 output: text_config.hidden_size",
-        )
-    )
 
     def encode(self, model: Any, modality: str, item: dict[str, Any]) -> Any:
         # A tile smaller than image_size (the minimal one) needs SigLIP's position table interpolated.

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.engines.facts import PRUNING, Serving, every_vllm
 from ecwidth.families._pruning import PrunedPositions
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import PatchGrid
@@ -50,15 +49,6 @@ class CohereCompassAdapter(PrunedPositions, FamilyAdapter):
     }
     look_alikes = ("vision_config.out_hidden_size", "vision_config.hidden_size", "text_config.hidden_size")
     pruning_layout = "qwen3_vl"  # 5 channels on images, as Qwen3-VL's images get
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("CohereCompassForConditionalGeneration",),
-            files=("vllm/model_executor/models/cohere_compass.py",),
-            ships="vision_config.out_hidden_size x (1 + DeepStack levels), images only; +5 with video pruning",
-            options=PRUNING,
-        )
-    )
 
     def config_modalities(self, config: Any) -> tuple[str, ...]:
         return ("image",)

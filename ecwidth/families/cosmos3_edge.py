@@ -21,8 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ecwidth.engines.facts import Serving
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import PatchGrid
 
@@ -48,21 +46,3 @@ class Cosmos3EdgeAdapter(FamilyAdapter):
     )
     items = {"image": PatchGrid(IMAGE_PIXELS), "video": Cosmos3EdgeVideoPatches(IMAGE_PIXELS)}
     look_alikes = ("projector_hidden_size", "vision_config.hidden_size")
-    serving = {
-        VLLM_0_32: Serving(
-            "native",
-            classes=("Cosmos3EdgeForConditionalGeneration",),
-            files=(
-                "vllm/model_executor/models/cosmos3_edge.py",
-                "vllm/transformers_utils/configs/cosmos3_edge.py",
-            ),
-            ships="Cosmos3EdgePatchMerger output: projector_config.out_hidden_size of vLLM's own Diffusers-format "
-            "schema, the LM's hidden size",
-        ),
-        VLLM_0_33: Serving(
-            "native",
-            classes=("Cosmos3EdgeForConditionalGeneration",),
-            files=("vllm/model_executor/models/cosmos3_edge.py",),
-            ships="Cosmos3EdgePatchMerger output: text_config.hidden_size",
-        ),
-    }

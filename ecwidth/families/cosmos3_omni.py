@@ -12,7 +12,6 @@ budgets).
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import PRUNING, Serving, every_vllm
 from ecwidth.families.adapter import register
 from ecwidth.families.qwen3_vl import Qwen3VLAdapter
 
@@ -20,12 +19,3 @@ from ecwidth.families.qwen3_vl import Qwen3VLAdapter
 @register
 class Cosmos3OmniAdapter(Qwen3VLAdapter):
     model_types = ("cosmos3_omni",)
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("Cosmos3ForConditionalGeneration",),
-            files=("vllm/model_executor/models/cosmos3.py", "vllm/model_executor/models/qwen3_vl.py"),
-            ships="Qwen3-VL's tower: vision_config.out_hidden_size x (1 + DeepStack levels); +5 with video pruning",
-            options=PRUNING,
-        )
-    )

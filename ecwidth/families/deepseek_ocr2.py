@@ -23,8 +23,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import backend
 from ecwidth.families._parameters import give_storage
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import FixedTiles
@@ -50,7 +48,6 @@ class DeepseekOcr2Adapter(FamilyAdapter):
     required_fields = ("text_config.hidden_size", "vision_config.sam_config.patch_size")
     items = {"image": SamGlobalView()}
     look_alikes = ("vision_config.encoder_config.hidden_size", "vision_config.sam_config.output_channels")
-    serving = every_vllm(backend("pooler_output: text_config.hidden_size via multi_modal_projector", moe=True))
 
     #: Bare parameters of the model the packing concatenates (``ecwidth.families._parameters``).
     separators: ClassVar[tuple[str, ...]] = ("view_separator",)

@@ -12,8 +12,7 @@ table is fixed to it); ``(image_size / patch_size)²`` tokens.
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import WholeTiles, backend
+from ecwidth.families._backend import WholeTiles
 from ecwidth.families.adapter import FamilyAdapter, register
 
 
@@ -23,4 +22,3 @@ class DeepseekVLAdapter(FamilyAdapter):
     required_fields = ("vision_config.image_size", "vision_config.patch_size", "text_config.hidden_size")
     items = {"image": WholeTiles()}
     look_alikes = ("vision_config.hidden_size",)
-    serving = every_vllm(backend("pooler_output: text_config.hidden_size via DeepseekVLAligner"))

@@ -23,8 +23,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import WholeTiles, backend
+from ecwidth.families._backend import WholeTiles
 from ecwidth.families._storage import give_storage
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import random_tiles, side
@@ -52,7 +51,6 @@ class DeepseekVLHybridAdapter(FamilyAdapter):
     )
     items = {"image": LowAndHighResImage()}
     look_alikes = ("vision_config.hidden_size", "high_res_vision_config.output_channels")
-    serving = every_vllm(backend("pooler_output: text_config.hidden_size via DeepseekVLHybridAligner"))
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         give_storage(model, "high_res_vision_alpha", *self.encoder_dtype_device(model))

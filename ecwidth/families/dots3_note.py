@@ -38,8 +38,6 @@ import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ecwidth.engines.facts import Serving, every_vllm
-from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, lookup, register, rows
 from ecwidth.families.items import ItemKind, ItemSize, PatchGrid, cap_grid
 
@@ -147,36 +145,6 @@ class Dots3NoteAdapter(FamilyAdapter):
         "audio": FieldWidth("audio_config.adapter_out_dim"),  # transformers' name for whisper_adapter_out_dim
     }
     look_alikes = ("vision_config.hidden_size", "audio_config.hidden_size")
-    serving = {
-        **every_vllm(
-            Serving(
-                "native",
-                classes=("Dots3NoteForCausalLM",),
-                files=(
-                    "vllm/models/dots3_note/nvidia/multimodal.py",
-                    "vllm/models/dots3_note/nvidia/vision.py",
-                    "vllm/models/dots3_note/nvidia/audio.py",
-                ),
-                ships="image, video vision_config.adapter_out_dim; audio audio_config.whisper_adapter_out_dim; "
-                "a video item is frame rows, then audio rows",
-            )
-        ),
-        SGLANG_0_5_23: Serving(
-            "native",
-            classes=("Dots3NoteForCausalLM",),
-            files=(
-                "sglang/srt/models/dots3.py",
-                "sglang/srt/models/dots3_common/modeling.py",
-                "sglang/srt/models/dots3_common/dots_omni_vision.py",
-                "sglang/srt/models/dots3_common/dots_omni_audio.py",
-            ),
-            ships="image vision_config.adapter_out_dim; audio audio_config.whisper_adapter_out_dim",
-            unserved={
-                "video": "the model has no get_video_feature (sglang/srt/models/dots3_common/modeling.py), which "
-                "SGLang's encoder server calls for every video item"
-            },
-        ),
-    }
 
     def required_paths(self, raw: Any) -> tuple[str, ...]:
         """The audio adapter's width under the released name, or under the one transformers saves."""

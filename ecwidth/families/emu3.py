@@ -10,8 +10,7 @@ answers, and a measurement refuses, saying why.
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import LM_TOKEN_EMBEDDINGS, backend
+from ecwidth.families._backend import LM_TOKEN_EMBEDDINGS
 from ecwidth.families.adapter import FamilyAdapter, register
 
 
@@ -21,5 +20,3 @@ class Emu3Adapter(FamilyAdapter):
     required_fields = ("text_config.hidden_size",)
     predicted_only = {"image": LM_TOKEN_EMBEDDINGS}
     look_alikes = ("vq_config.embed_dim",)
-    # registry.py's _TRANSFORMERS_SUPPORTED_MODELS maps Emu3ForConditionalGeneration to the backend by name.
-    serving = every_vllm(backend("pooler_output: text_config.hidden_size, LM input embeddings of the VQ image tokens"))

@@ -29,7 +29,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import every_vllm, not_served
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import PatchGrid, cap_grid
 
@@ -80,10 +79,3 @@ class Ernie4_5_VLMoeAdapter(FamilyAdapter):
     )
     items = {"image": ErniePatches(IMAGE_PIXELS), "video": ErniePatches(VIDEO_PIXELS)}
     look_alikes = ("vision_config.hidden_size",)
-    serving = every_vllm(
-        not_served(
-            "vLLM's Ernie4_5_VLMoeForConditionalGeneration (vllm/model_executor/models/ernie45_vl.py) reads the "
-            "original checkpoint's flat schema (config.pixel_hidden_size, spatial_conv_size) in __init__, which "
-            "transformers' nested ernie4_5_vl_moe config lacks, so it cannot load such a config"
-        )
-    )

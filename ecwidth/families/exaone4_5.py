@@ -15,36 +15,9 @@ Qwen2-VL's processors).
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import PRUNING, Serving
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families._qwen2_vl_items import PIXELS, Qwen2VLPatches
 from ecwidth.families.adapter import register
 from ecwidth.families.qwen2_vl import Qwen2_5_VLAdapter
-
-#: Why a pruned video cannot ship, common to both releases: the function that raises, and the field it lacks.
-_NO_SECOND_PER_GRID_TS = (
-    "Qwen2_5_VLForConditionalGeneration._postprocess_video_embeds_evs (qwen2_5_vl.py) requires "
-    "second_per_grid_ts with video_pruning_rate > 0, and the processor EXAONE-4.5 registers, "
-    "Qwen2VLMultiModalProcessor, has no such field (qwen2_vl.py _create_qwen2vl_field_factory): "
-    "every pruned video item raises"
-)
-_VLLM_0_32 = Serving(
-    "native",
-    classes=("Exaone4_5_ForConditionalGeneration",),
-    files=(
-        "vllm/model_executor/models/exaone4_5.py",
-        "vllm/model_executor/models/qwen2_5_vl.py",
-        "vllm/model_executor/models/qwen2_vl.py",
-    ),
-    ships="vision_config.out_hidden_size (Qwen2.5-VL's merger); +4 on images with video pruning",
-    options=PRUNING,
-    unserved_with={
-        "video_pruning_rate": {
-            "video": f"{_NO_SECOND_PER_GRID_TS}; the same function then reads self.video_pruning_rate, which "
-            "Exaone4_5_ForConditionalGeneration.__init__ never sets"
-        }
-    },
-)
 
 
 @register
@@ -58,8 +31,3 @@ class Exaone4_5Adapter(Qwen2_5_VLAdapter):
     )
     items = {"image": Qwen2VLPatches(PIXELS), "video": Qwen2VLPatches(PIXELS)}
     look_alikes = ("vision_config.hidden_size", "text_config.hidden_size")
-    serving = {
-        VLLM_0_32: _VLLM_0_32,
-        # 0.33's __init__ sets video_pruning_rate; the missing field still stops every pruned video.
-        VLLM_0_33: _VLLM_0_32.same_as(unserved_with={"video_pruning_rate": {"video": _NO_SECOND_PER_GRID_TS}}),
-    }

@@ -27,8 +27,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import backend
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import MelFrames
 
@@ -75,6 +73,3 @@ class FunAsrNanoAdapter(FamilyAdapter):
     items = {"audio": LowFrameRateRows()}
     width_fields = {"audio": FieldWidth("adaptor_config.hidden_size")}
     look_alikes = ("audio_config.hidden_size", "adaptor_config.projector_hidden_size")
-    serving = every_vllm(
-        backend("pooler_output: adaptor_config.hidden_size via FunAsrNanoMultiModalProjector", transformers="5.17.0")
-    )

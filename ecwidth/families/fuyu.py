@@ -20,16 +20,9 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.engines.facts import every_vllm, not_served
 from ecwidth.families.adapter import FamilyAdapter, register, rows
 from ecwidth.families.items import ItemKind
 
-#: Why no vLLM release ships a Fuyu image (read from the code, not run).
-_NO_IMAGES = (
-    "FuyuForCausalLM is in _PREVIOUSLY_SUPPORTED_MODELS (registry.py, until 0.25), and the Transformers backend "
-    "it falls back to ships get_image_features(...).pooler_output (transformers/multimodal.py _get_features), "
-    "which Fuyu leaves None: _process_vision_input fails on it at the first item"
-)
 #: ``FuyuImageProcessor.size``: the image every input is scaled and padded to, (height, width).
 PROFILE_IMAGE = (1080, 1920)
 
@@ -52,7 +45,6 @@ class FuyuAdapter(FamilyAdapter):
     )
     required_fields = ("patch_size", "num_channels", "text_config.hidden_size")
     items = {"image": FlatPatches()}
-    serving = every_vllm(not_served(_NO_IMAGES))
 
     def pack(self, model: nn.Module, modality: str, output: Any) -> torch.Tensor:
         return rows(output.last_hidden_state)  # pooler_output is None

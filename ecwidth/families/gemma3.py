@@ -30,7 +30,6 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import FixedTiles
 
@@ -58,14 +57,6 @@ class Gemma3Adapter(FamilyAdapter):
     )
     items = {"image": Gemma3Crops()}
     look_alikes = ("vision_config.hidden_size",)
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("Gemma3ForConditionalGeneration",),
-            files=("vllm/model_executor/models/gemma3_mm.py",),
-            ships="multi_modal_projector output: text_config.hidden_size",
-        )
-    )
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         pixel_values = item["pixel_values"]

@@ -28,7 +28,6 @@ from typing import Any, ClassVar
 import torch
 from torch import nn
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register, rows
 from ecwidth.families.items import ItemKind, ItemSize
 
@@ -143,14 +142,6 @@ class Gemma4Mel(ItemKind):
         return audio_tokens(FFT_LENGTH)
 
 
-_GEMMA4 = Serving(
-    "native",
-    classes=("Gemma4ForConditionalGeneration",),
-    files=("vllm/model_executor/models/gemma4_mm.py",),
-    ships="embed_vision and embed_audio (Gemma4MultimodalEmbedder): text_config.hidden_size",
-)
-
-
 @register
 class Gemma4Adapter(FamilyAdapter):
     model_types = ("gemma4",)
@@ -160,7 +151,6 @@ class Gemma4Adapter(FamilyAdapter):
         "audio": Gemma4Mel(),
     }
     look_alikes = ("vision_config.hidden_size", "audio_config.hidden_size", "audio_config.output_proj_dims")
-    serving = every_vllm(_GEMMA4)
 
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
         paths = ["text_config.hidden_size"]
@@ -190,14 +180,6 @@ class DiffusionGemmaAdapter(Gemma4Adapter):
     model_class = "DiffusionGemmaEncoderModel"  # the half that owns the vision tower; the decoder is text only
     items = {"image": Gemma4Adapter.items["image"], "video": Gemma4Adapter.items["video"]}
     look_alikes = ("vision_config.hidden_size",)
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("DiffusionGemmaForConditionalGeneration",),
-            files=("vllm/model_executor/models/diffusion_gemma.py", "vllm/model_executor/models/gemma4_mm.py"),
-            ships="Gemma 4's embed_multimodal, image and video: text_config.hidden_size",
-        )
-    )
 
     def config_modalities(self, config: Any) -> tuple[str, ...]:
         return ("image", "video") if config.vision_config is not None else ()
@@ -273,15 +255,6 @@ class Gemma4UnifiedAdapter(Gemma4Adapter):
         "vision_config.output_proj_dims",
         "audio_config.output_proj_dims",
         "audio_config.audio_embed_dim",
-    )
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("Gemma4UnifiedForConditionalGeneration",),
-            files=("vllm/model_executor/models/gemma4_unified.py", "vllm/model_executor/models/gemma4_mm.py"),
-            ships="embed_vision and embed_audio (Gemma4MultimodalEmbedder) after the encoder-free embedders: "
-            "text_config.hidden_size",
-        )
     )
 
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:

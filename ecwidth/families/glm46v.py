@@ -14,8 +14,6 @@ videos up to 47040000, patch 14, merge 2, temporal 2).
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import backend
 from ecwidth.families.adapter import register
 from ecwidth.families.glm4v import Glm4vAdapter
 
@@ -24,9 +22,3 @@ from ecwidth.families.glm4v import Glm4vAdapter
 class Glm46VAdapter(Glm4vAdapter):
     model_types = ("glm46v", "glmga")
     look_alikes = ("vision_config.hidden_size", "text_config.hidden_size")
-    # A GLM-4.6V port's text model may count experts (106B) or not (Flash): either backend class.
-    serving = every_vllm(
-        backend("pooler_output: vision_config.out_hidden_size (the GLM-4V patch merger), image and video").same_as(
-            classes=("TransformersMultiModalForCausalLM", "TransformersMultiModalMoEForCausalLM")
-        )
-    )

@@ -36,8 +36,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import PRUNING, Serving, every_vllm
-from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import ItemSize, PatchGrid, video_smart_resize
 
@@ -90,19 +88,6 @@ class Glm4vAdapter(FamilyAdapter):
     items = {"image": GlmPatches(IMAGE_PIXELS), "video": GlmPatches(VIDEO_PIXELS)}
     width_fields = {"*": FieldWidth("vision_config.out_hidden_size")}
     look_alikes = ("vision_config.hidden_size", "text_config.hidden_size", "vision_config.intermediate_size")
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=(
-                "Glm4vForConditionalGeneration",
-                "Glm4vMoeForConditionalGeneration",
-                "GlmOcrForConditionalGeneration",
-            ),
-            files=("vllm/model_executor/models/glm4_1v.py", "vllm/model_executor/models/glm_ocr.py"),
-            ships="patch merger output: vision_config.out_hidden_size; pruning adds no channels",
-            options=PRUNING,
-        )
-    )
 
 
 @register
@@ -111,24 +96,3 @@ class Glm5NextAdapter(Glm4vAdapter):
 
     model_types = ("glm5_next",)
     look_alikes = (*Glm4vAdapter.look_alikes, "vision_config.projection_intermediate_size")
-    serving = {
-        **every_vllm(
-            Serving(
-                "native",
-                classes=("Glm5NextForConditionalGeneration",),
-                files=(
-                    "vllm/models/glm5next/common/model.py",
-                    "vllm/models/glm5next/common/multimodal.py",
-                    "vllm/model_executor/models/glm4_1v.py",
-                ),
-                ships="Glm5NextPatchMerger output: vision_config.out_hidden_size; pruning adds no channels",
-                options=PRUNING,
-            )
-        ),
-        SGLANG_0_5_23: Serving(
-            "native",
-            classes=("Glm5NextForConditionalGeneration",),
-            files=("sglang/srt/models/glm5_next.py", "sglang/srt/models/glm_ocr.py"),
-            ships="Glm5NextVisionPatchMerger output: vision_config.out_hidden_size",
-        ),
-    }

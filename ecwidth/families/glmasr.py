@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families._whisper_audio import WINDOW_FRAMES, WindowedMel, conv_rows
 from ecwidth.families.adapter import FamilyAdapter, register
 
@@ -48,11 +47,3 @@ class GlmAsrAdapter(FamilyAdapter):
     required_fields = ("text_config.hidden_size",)
     items = {"audio": MergedWindows(min_frames=7, profile_seconds=MAX_AUDIO_SECONDS, pad_minimal=False)}
     look_alikes = ("audio_config.intermediate_size", "audio_config.hidden_size")
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("GlmAsrForConditionalGeneration",),
-            files=("vllm/model_executor/models/glmasr.py",),
-            ships="multi_modal_projector.linear_2 output: text_config.hidden_size",
-        )
-    )

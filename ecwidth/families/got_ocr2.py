@@ -13,8 +13,7 @@ is the processor's setting, so there is no token rule.
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import ProcessorTiles, backend
+from ecwidth.families._backend import ProcessorTiles
 from ecwidth.families.adapter import FamilyAdapter, register
 
 
@@ -24,4 +23,3 @@ class GotOcr2Adapter(FamilyAdapter):
     required_fields = ("vision_config.image_size", "vision_config.patch_size", "text_config.hidden_size")
     items = {"image": ProcessorTiles()}
     look_alikes = ("vision_config.hidden_size", "vision_config.output_channels")
-    serving = every_vllm(backend("pooler_output: text_config.hidden_size via GotOcr2MultiModalProjector"))

@@ -51,7 +51,6 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families._tiles import small_tiles
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import DummySize, ItemSize, anyres_grid, unpadded_grid
@@ -70,14 +69,6 @@ class Granite4VisionAdapter(FamilyAdapter):
         "image_grid_pinpoints",
     )
     look_alikes = ("text_config.hidden_size", "vision_config.hidden_size")
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("Granite4VisionForConditionalGeneration",),
-            files=("vllm/model_executor/models/granite4_vision.py",),
-            ships="text_config.hidden_size x (len(deepstack_layer_map) + len(spatial_target_layers)), no main slice",
-        )
-    )
 
     def deepstack_levels(self, config: Any, modality: str) -> int:
         """Every feature map the image ships: there is no main slice for them to follow."""

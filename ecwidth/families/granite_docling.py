@@ -27,8 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import ProcessorTiles, backend
+from ecwidth.families._backend import ProcessorTiles
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 
 
@@ -49,9 +48,3 @@ class GraniteDoclingAdapter(FamilyAdapter):
     items = {"image": DoclingTiles()}
     width_fields = {"image": FieldWidth("vision_config.out_hidden_size")}
     look_alikes = ("vision_config.hidden_size",)
-    serving = every_vllm(
-        backend(
-            "pooler_output: vision_config.out_hidden_size; the DeepStack levels (deepstack_features) are dropped",
-            transformers="5.23.0",
-        )
-    )

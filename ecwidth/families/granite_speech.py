@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import ItemKind, ItemSize
 
@@ -73,24 +72,8 @@ class GraniteSpeechAdapter(FamilyAdapter):
         "encoder_config.hidden_dim",
         "encoder_config.output_dim",
     )
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("GraniteSpeechForConditionalGeneration",),
-            files=("vllm/model_executor/models/granite_speech.py",),
-            ships="projector.linear output: text_config.hidden_size",
-        )
-    )
 
 
 @register
 class GraniteSpeechPlusAdapter(GraniteSpeechAdapter):
     model_types = ("granite_speech_plus",)
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("GraniteSpeechPlusForConditionalGeneration",),
-            files=("vllm/model_executor/models/granite_speech_plus.py", "vllm/model_executor/models/granite_speech.py"),
-            ships="projector.linear output: text_config.hidden_size (cat_hidden_layers widen only the Q-Former input)",
-        )
-    )

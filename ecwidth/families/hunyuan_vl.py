@@ -24,8 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import ProcessorPatches, backend
+from ecwidth.families._backend import ProcessorPatches
 from ecwidth.families.adapter import FamilyAdapter, register
 
 
@@ -48,8 +47,6 @@ class HunYuanVLAdapter(FamilyAdapter):
     required_fields = ("vision_config.patch_size", "vision_config.spatial_merge_size", "vision_config.max_image_size")
     items = {"image": HunYuanPatches()}
     look_alikes = ("vision_config.out_hidden_size", "vision_config.hidden_size")
-    # HunYuanVLForConditionalGeneration is in vLLM's _TRANSFORMERS_SUPPORTED_MODELS (registry.py).
-    serving = every_vllm(backend("pooler_output: HunYuanVLVisionPatchMerger to the text hidden size"))
 
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
         width = "text_config.hidden_size" if "text_config" in raw else "hidden_size"  # published configs are flat

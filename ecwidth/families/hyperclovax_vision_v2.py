@@ -18,7 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import PatchGrid
 
@@ -46,12 +45,3 @@ class HyperCLOVAXVisionV2Adapter(FamilyAdapter):
     required_fields = ("text_config.hidden_size", "vision_config.out_hidden_size", "vision_config.depth")
     items = {"image": HCXPatches(PIXELS), "video": HCXPatches(PIXELS)}
     look_alikes = ("vision_config.out_hidden_size", "vision_config.hidden_size")
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("HCXVisionV2ForCausalLM",),
-            files=("vllm/model_executor/models/hyperclovax_vision_v2.py",),
-            ships="mm_projector output: text_config.hidden_size, image and video",
-            transformers="5.18.0",
-        )
-    )

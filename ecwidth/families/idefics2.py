@@ -21,8 +21,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import backend
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import FixedTiles
 
@@ -43,4 +41,3 @@ class Idefics2Adapter(FamilyAdapter):
     required_fields = ("perceiver_config.resampler_n_latents", "vision_config.patch_size", "text_config.hidden_size")
     items = {"image": ResampledCrops()}
     look_alikes = ("vision_config.hidden_size", "text_config.intermediate_size")
-    serving = every_vllm(backend("pooler_output: text_config.hidden_size via Idefics2Connector's perceiver resampler"))

@@ -20,7 +20,6 @@ from typing import Any
 
 import torch
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import FixedTiles, ItemSize
 
@@ -55,14 +54,6 @@ class Idefics3Adapter(FamilyAdapter):
     required_fields = ("scale_factor", "vision_config.image_size", "vision_config.patch_size", "text_config")
     items = {"image": Idefics3Tiles()}
     look_alikes = ("vision_config.hidden_size",)
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("Idefics3ForConditionalGeneration", "SmolVLMForConditionalGeneration"),
-            files=("vllm/model_executor/models/idefics3.py", "vllm/model_executor/models/smolvlm.py"),
-            ships="connector (modality_projection) output: text_config.hidden_size",
-        )
-    )
 
 
 def _tokens_per_tile(config: Any) -> int:

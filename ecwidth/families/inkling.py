@@ -32,7 +32,6 @@ import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.errors import ConfigError
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, lookup, register
 from ecwidth.families.items import ItemKind, ItemSize
@@ -106,20 +105,6 @@ def decoder_dmodel(config: Any, modality: str) -> int | None:
     return getattr(getattr(config, _TOWERS[modality], None), "decoder_dmodel", None)
 
 
-_VLLM = Serving(
-    "native",
-    classes=("InklingForConditionalGeneration",),
-    files=(
-        "vllm/models/inkling/nvidia/model.py",
-        "vllm/models/inkling/common/towers.py",
-        "vllm/models/inkling/common/mm_preprocess.py",
-        "vllm/models/inkling/configs.py",
-    ),
-    ships="vision_config.decoder_dmodel per patch, audio_config.decoder_dmodel per dMel frame; "
-    "a tower only where its decoder_dmodel is set (the engine's own InklingMMConfig)",
-)
-
-
 @register
 class InklingAdapter(FamilyAdapter):
     model_types = ("inkling_mm_model",)
@@ -131,7 +116,6 @@ class InklingAdapter(FamilyAdapter):
     }
     # transformers sets both towers' text_hidden_size to the text width, which is not what the engine ships.
     look_alikes = ("text_config.hidden_size", "vision_config.text_hidden_size", "audio_config.text_hidden_size")
-    serving = every_vllm(_VLLM)
 
     def required_paths(self, raw: Any) -> tuple[str, ...]:
         """A tower section the config carries needs its ``decoder_dmodel``: without it the engine drops the

@@ -23,8 +23,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import backend
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import ItemKind
 
@@ -48,10 +46,6 @@ class MergedBlockPatches(ItemKind):
         }
 
 
-#: What the backend ships for both: the merger's output.
-SHIPS = "pooler_output of get_image_features: vision_config.text_hidden_size (Inkling2VisionMerger)"
-
-
 @register
 class Inkling2Adapter(FamilyAdapter):
     model_types = ("inkling2",)
@@ -60,7 +54,6 @@ class Inkling2Adapter(FamilyAdapter):
     items = {"image": MergedBlockPatches()}
     width_fields = {"image": FieldWidth("vision_config.text_hidden_size")}
     look_alikes = ("vision_config.projection_hidden_dim", "vision_config.hidden_size")
-    serving = every_vllm(backend(SHIPS, transformers="5.23.0", moe=True))
 
 
 @register
@@ -69,4 +62,3 @@ class Inkling2LoopAdapter(Inkling2Adapter):
 
     model_types = ("inkling2_loop",)
     transformers_since = "5.24.0"
-    serving = every_vllm(backend(SHIPS, transformers="5.24.0", moe=True))

@@ -21,7 +21,6 @@ from typing import Any
 
 import torch
 
-from ecwidth.engines.facts import Serving, every_vllm, not_served
 from ecwidth.families._qformer import QFormerAdapter, QueryTokens
 from ecwidth.families.adapter import register
 from ecwidth.families.items import ItemSize
@@ -50,24 +49,12 @@ class PromptedQueryFrames(PromptedQueryTokens):
         return {**super().shape(tiles), self.key: tiles[None]}
 
 
-def _not_served(model: str, modality: str) -> dict[str, Serving]:
-    """Both vLLM releases' record: no class, and a backend whose ``AutoModel`` class has no feature method."""
-    return every_vllm(
-        not_served(
-            f"vLLM has no class for it, and its Transformers backend builds the AutoModel class, {model}, which "
-            f"has no get_{modality}_features for embed_multimodal to call (_get_features in "
-            "transformers/multimodal.py), so it cannot ship this family"
-        )
-    )
-
-
 @register
 class InstructBlipAdapter(QFormerAdapter):
     model_types = ("instructblip",)
     model_class = "InstructBlipForConditionalGeneration"  # InstructBlipModel has no feature method
     items = {"image": PromptedQueryTokens()}
     look_alikes = ("vision_config.hidden_size", "qformer_config.hidden_size")
-    serving = _not_served("InstructBlipModel", "image")
 
 
 @register
@@ -76,4 +63,3 @@ class InstructBlipVideoAdapter(QFormerAdapter):
     model_class = "InstructBlipVideoForConditionalGeneration"  # InstructBlipVideoModel has no feature method
     items = {"video": PromptedQueryFrames()}
     look_alikes = ("vision_config.hidden_size", "qformer_config.hidden_size")
-    serving = _not_served("InstructBlipVideoModel", "video")

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families._intern_tiles import InternVLTiles
 from ecwidth.families.adapter import FamilyAdapter, register
 
@@ -34,15 +33,6 @@ class InternVLAdapter(FamilyAdapter):
     )
     items = {"image": InternVLTiles(), "video": InternVLTiles()}
     look_alikes = ("vision_config.hidden_size",)
-    # registry.py maps the InternVLForConditionalGeneration architecture to InternS1's class.
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("InternS1ForConditionalGeneration",),
-            files=("vllm/model_executor/models/interns1.py",),
-            ships="multi_modal_projector output: text_config.hidden_size, image and video",
-        )
-    )
 
     def encode(self, model: Any, modality: str, item: dict[str, Any]) -> Any:
         # vLLM runs a video's frames through the image path, one tile each.

@@ -16,8 +16,7 @@ table is fixed to it); ``(image_size / patch_size)²`` tokens.
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import WholeTiles, backend
+from ecwidth.families._backend import WholeTiles
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 
 
@@ -29,4 +28,3 @@ class JanusAdapter(FamilyAdapter):
     items = {"image": WholeTiles()}
     width_fields = {"image": FieldWidth("vision_config.projection_dim")}
     look_alikes = ("vision_config.hidden_size", "text_config.hidden_size")
-    serving = every_vllm(backend("pooler_output: vision_config.projection_dim via JanusVisionAlignerMLP"))

@@ -29,8 +29,6 @@ from typing import Any, ClassVar
 import torch
 from torch import nn
 
-from ecwidth.engines.facts import Serving, every_vllm
-from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import ItemKind, ItemSize, cap_grid
 
@@ -116,24 +114,6 @@ class KimiK25Adapter(FamilyAdapter):
     )
     items = {"vision_chunk": VisionChunk()}
     look_alikes = ("vision_config.hidden_size", "projection_hidden_size")
-    serving = {
-        **every_vllm(
-            Serving(
-                "native",
-                classes=("KimiK25ForConditionalGeneration",),
-                files=("vllm/model_executor/models/kimi_k25.py", "vllm/model_executor/models/kimi_k25_vit.py"),
-                ships="mm_projector output: text_config.hidden_size, per vision_chunk",
-            )
-        ),
-        SGLANG_0_5_23: Serving(
-            "native",
-            classes=("KimiK25ForConditionalGeneration",),
-            files=("sglang/srt/models/kimi_k25.py", "sglang/srt/configs/kimi_k25.py"),
-            ships="mm_projector output: vision_config.text_hidden_size (the text hidden size as published), "
-            "images only",
-            keys={"vision_chunk": "image"},
-        ),
-    }
 
     def config_modalities(self, config: Any) -> tuple[str, ...]:
         return ("vision_chunk",) if getattr(config, "vision_config", None) is not None else ()

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.engines.facts import every_vllm, not_served
-from ecwidth.families._backend import backend
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import FixedTiles, ItemKind
 
@@ -71,7 +69,6 @@ class Kosmos2Adapter(FamilyAdapter):
     items = {"image": LatentQueryImage()}
     width_fields = WIDTH
     look_alikes = ("vision_config.hidden_size",)
-    serving = every_vllm(backend("pooler_output: text_config.embed_dim via Kosmos2ImageToTextProjection"))
 
     def encode(self, model: Any, modality: str, item: dict[str, Any]) -> Any:
         # The minimal one-patch image needs the CLIP position table interpolated; a full image gets the table as it is.
@@ -86,9 +83,3 @@ class Kosmos2_5Adapter(FamilyAdapter):
     items = {"image": FlattenedPatches()}
     width_fields = WIDTH
     look_alikes = ("vision_config.hidden_size", "vision_config.patch_embed_hidden_size")
-    serving = every_vllm(
-        not_served(
-            "no class; the Transformers backend (transformers/multimodal.py _process_image_input) takes images "
-            "from pixel_values or image_patches, and Kosmos-2.5's processor returns flattened_patches: it ships nothing"
-        )
-    )

@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import ItemKind
 
@@ -59,11 +58,3 @@ class Lfm2VlAdapter(FamilyAdapter):
     )
     items = {"image": NaFlexPatches()}
     look_alikes = ("projector_hidden_size", "vision_config.hidden_size")
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("Lfm2VLForConditionalGeneration",),
-            files=("vllm/model_executor/models/lfm2_vl.py",),
-            ships="Lfm2VLMultiModalProjector output: text_config.hidden_size",
-        )
-    )

@@ -18,8 +18,7 @@ budget (1003520 pixels), the video one frame group of it.
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import ProcessorPatches, backend
+from ecwidth.families._backend import ProcessorPatches
 from ecwidth.families.adapter import FamilyAdapter, register
 
 #: ``Qwen2VLImageProcessor.size`` (shortest_edge, longest_edge), the class transformers maps to ``lfm3_vl``.
@@ -33,6 +32,3 @@ class Lfm3VlAdapter(FamilyAdapter):
     required_fields = ("vision_config.patch_size", "vision_config.spatial_merge_size", "text_config.hidden_size")
     items = {"image": ProcessorPatches(PIXELS), "video": ProcessorPatches(PIXELS)}
     look_alikes = ("projector_hidden_size", "vision_config.hidden_size")
-    serving = every_vllm(
-        backend("pooler_output: text_config.hidden_size via Lfm3VlMultiModalProjector", transformers="5.23.0")
-    )

@@ -12,8 +12,6 @@ Items are Mistral 3's (``ecwidth.families._pixtral``), with the same token rule.
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import backend
 from ecwidth.families.adapter import register
 from ecwidth.families.mistral3 import Mistral3Adapter
 
@@ -21,4 +19,3 @@ from ecwidth.families.mistral3 import Mistral3Adapter
 @register
 class LightOnOcrAdapter(Mistral3Adapter):
     model_types = ("lighton_ocr",)
-    serving = every_vllm(backend("pooler_output: text_config.hidden_size via vision_projection"))

@@ -26,7 +26,6 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register, rows
 from ecwidth.families.items import FixedTiles, ItemSize
 
@@ -65,14 +64,6 @@ class Llama4Adapter(FamilyAdapter):
     )
     items = {"image": Llama4Tiles()}
     look_alikes = ("vision_config.projector_output_dim", "vision_config.vision_output_dim", "vision_config.hidden_size")
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("Llama4ForConditionalGeneration",),
-            files=("vllm/model_executor/models/mllama4.py",),
-            ships="multi_modal_projector output, after the vision model: text_config.hidden_size",
-        )
-    )
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         pixel_values = item["pixel_values"]

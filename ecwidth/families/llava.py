@@ -40,7 +40,6 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families._tiles import small_tiles
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import DummySize, ItemSize, anyres_grid, unpadded_grid
@@ -68,14 +67,6 @@ def tile_tokens(config: Any) -> int:
 class LlavaAdapter(FamilyAdapter):
     model_types = ("llava",)
     look_alikes = ("vision_config.hidden_size", "vision_config.projection_dim")
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("LlavaForConditionalGeneration",),
-            files=("vllm/model_executor/models/llava.py",),
-            ships="LlavaMultiModalProjector output: text_config.hidden_size",
-        )
-    )
     encoder_attributes = ("vision_tower", "multi_modal_projector")
     # text_config.hidden_size is often left to the class default of text_config.model_type (LLaVA-1.5 does).
     required_fields = (
@@ -133,14 +124,6 @@ class LlavaAdapter(FamilyAdapter):
 @register
 class LlavaNextAdapter(LlavaAdapter):
     model_types = ("llava_next",)
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("LlavaNextForConditionalGeneration",),
-            files=("vllm/model_executor/models/llava_next.py", "vllm/model_executor/models/llava.py"),
-            ships="LlavaMultiModalProjector output with image_newline rows: text_config.hidden_size",
-        )
-    )
     required_fields = LlavaAdapter.required_fields + ("image_grid_pinpoints",)
 
     def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
@@ -208,14 +191,6 @@ class LlavaNextAdapter(LlavaAdapter):
 class LlavaOnevisionAdapter(LlavaNextAdapter):
     model_types = ("llava_onevision",)
     look_alikes = ("vision_config.hidden_size",)  # a SigLIP tower: no projection_dim
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("LlavaOnevisionForConditionalGeneration",),
-            files=("vllm/model_executor/models/llava_onevision.py",),
-            ships="LlavaOnevisionMultiModalProjector output with image_newline rows: text_config.hidden_size",
-        )
-    )
 
     def _shrink_grid(self, config: Any, rows: int, cols: int) -> tuple[int, int]:
         """Bilinear downscale of grids larger than ``anyres_max_N`` tiles (with 10% slack)."""

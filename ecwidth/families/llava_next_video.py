@@ -26,7 +26,6 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families._tiles import small_tiles
 from ecwidth.families.adapter import register
 from ecwidth.families.items import DummySize, ItemSize
@@ -44,14 +43,6 @@ class LlavaNextVideoAdapter(LlavaNextAdapter):
     model_types = ("llava_next_video",)
     encoder_attributes = ("vision_tower", "vision_resampler", "multi_modal_projector")
     required_fields = LlavaAdapter.required_fields + ("spatial_pool_stride",)
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("LlavaNextVideoForConditionalGeneration",),
-            files=("vllm/model_executor/models/llava_next_video.py",),
-            ships="videos only: LlavaNextMultiModalProjector output after the pooler, text_config.hidden_size",
-        )
-    )
 
     def config_modalities(self, config: Any) -> tuple[str, ...]:
         return ("video",)  # vLLM's class serves no images

@@ -20,9 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import Serving
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
-from ecwidth.families._backend import backend
 from ecwidth.families._navit import NaViTUnits
 from ecwidth.families.adapter import FamilyAdapter, register
 
@@ -47,16 +44,3 @@ class MiniCPMOcrAdapter(FamilyAdapter):
     items = {"image": OcrUnits(), "video": OcrUnits()}
     transformers_since = FIRST_TRANSFORMERS
     look_alikes = ("vision_config.hidden_size",)
-    serving = {
-        VLLM_0_32: backend(
-            "pooler_output of MiniCPMOcrModel's feature methods: text_config.hidden_size via MiniCPMOcrMerger",
-            transformers=FIRST_TRANSFORMERS,
-        ),
-        VLLM_0_33: Serving(
-            "native",
-            classes=("MiniCPMOcrForConditionalGeneration",),
-            files=("vllm/model_executor/models/minicpm_ocr.py", "vllm/model_executor/models/minicpmv4_6.py"),
-            ships="MiniCPMV4_6Merger output: text_config.hidden_size",
-            transformers=FIRST_TRANSFORMERS,
-        ),
-    }

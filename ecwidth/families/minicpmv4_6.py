@@ -12,7 +12,6 @@ concatenates them as the engine does. The items are ``ecwidth.families._navit``'
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families._navit import NaViTUnits
 from ecwidth.families.adapter import FamilyAdapter, register
 
@@ -23,11 +22,3 @@ class MiniCPMV4_6Adapter(FamilyAdapter):
     required_fields = ("image_size", "vision_config.patch_size", "text_config.hidden_size")
     items = {"image": NaViTUnits(), "video": NaViTUnits()}
     look_alikes = ("vision_config.hidden_size",)
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("MiniCPMV4_6ForConditionalGeneration", "MiniCPMV4_7ForConditionalGeneration"),
-            files=("vllm/model_executor/models/minicpmv4_6.py", "vllm/model_executor/models/minicpmv4_7.py"),
-            ships="MiniCPMV4_6Merger output: text_config.hidden_size",
-        )
-    )

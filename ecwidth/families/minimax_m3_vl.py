@@ -23,8 +23,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import Serving, every_vllm
-from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import PatchGrid
 
@@ -51,26 +49,6 @@ class MiniMaxM3VLAdapter(FamilyAdapter):
     required_fields = ("text_config.hidden_size", "vision_config.hidden_size", "vision_config.spatial_merge_size")
     items = {"image": SquareProfilePatches(IMAGE_PIXELS), "video": PatchGrid(VIDEO_PIXELS)}
     look_alikes = ("projector_hidden_size", "merged_hidden_size", "vision_config.hidden_size")
-    serving = {
-        **every_vllm(
-            Serving(
-                "native",
-                classes=("MiniMaxM3SparseForConditionalGeneration",),
-                files=(
-                    "vllm/models/minimax_m3/nvidia/model.py",
-                    "vllm/models/minimax_m3/amd/model.py",
-                    "vllm/models/minimax_m3/common/vision_tower.py",
-                ),
-                ships="patch_merge_mlp output: text_config.hidden_size",
-            )
-        ),
-        SGLANG_0_5_23: Serving(
-            "native",
-            classes=("MiniMaxM3SparseForConditionalGeneration",),
-            files=("sglang/srt/models/minimax_m3_vl.py", "sglang/srt/models/minimax_vl_common.py"),
-            ships="MiniMaxVLVisionModel (patch merger) output: text_config.hidden_size",
-        ),
-    }
 
     def translate(self, raw: dict[str, Any]) -> dict[str, Any]:
         """Published MiniMax-M3 configs keep the remote-code schema: the merge and temporal patch sizes sit in

@@ -11,7 +11,6 @@ any image up to the longest edge, with its ``image_sizes``.
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families._pixtral import PIXTRAL_FIELDS, PixtralImage
 from ecwidth.families.adapter import FamilyAdapter, register
 
@@ -22,11 +21,3 @@ class Mistral3Adapter(FamilyAdapter):
     required_fields = PIXTRAL_FIELDS
     items = {"image": PixtralImage()}
     look_alikes = ("vision_config.hidden_size",)
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("Mistral3ForConditionalGeneration",),
-            files=("vllm/model_executor/models/mistral3.py",),
-            ships="Mistral3MultiModalProjector output: text_config.hidden_size",
-        )
-    )

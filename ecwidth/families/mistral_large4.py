@@ -13,8 +13,6 @@ Items are Pixtral's (``ecwidth.families._pixtral``), as for Mistral 3.
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import backend
 from ecwidth.families._pixtral import PIXTRAL_FIELDS, PixtralImage
 from ecwidth.families.adapter import FamilyAdapter, register
 
@@ -26,10 +24,3 @@ class MistralLarge4Adapter(FamilyAdapter):
     required_fields = PIXTRAL_FIELDS
     items = {"image": PixtralImage()}
     look_alikes = ("vision_config.hidden_size",)
-    serving = every_vllm(
-        backend(
-            "pooler_output: text_config.hidden_size via MistralLarge4MultiModalProjector",
-            transformers="5.22.0",
-            moe=True,
-        )
-    )

@@ -29,7 +29,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import ItemKind
 
@@ -116,11 +115,3 @@ class Molmo2Adapter(FamilyAdapter):
     items = {"image": PooledCrops(), "video": PooledCrops()}
     width_fields = {"*": FieldWidth("adapter_config.text_hidden_size")}
     look_alikes = ("text_config.hidden_size", "adapter_config.hidden_size")
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("Molmo2ForConditionalGeneration",),
-            files=("vllm/model_executor/models/molmo2.py",),
-            ships="ImageProjectorMLP output: adapter_config.text_hidden_size (the original vit_config schema)",
-        )
-    )

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 
 #: ``MossAudioEncoderConfig``'s default DeepStack capture layers, where ``audio_config`` names none.
@@ -33,15 +32,6 @@ class MossAudioAdapter(FamilyAdapter):
     required_fields = ("language_config.hidden_size",)
     predicted_only = {"audio": "no transformers class can build this family (its config class is vLLM's own)"}
     look_alikes = ("audio_config.d_model", "audio_config.output_dim")
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("MossAudioModel",),
-            files=("vllm/model_executor/models/moss_audio.py",),
-            ships="language_config.hidden_size x (1 + min(len(audio_config.deepstack_encoder_layer_indexes), "
-            "deepstack_num_inject_layers))",
-        )
-    )
 
     def lm_hidden_size(self, config: Any) -> int:
         return int(config.language_config.hidden_size)

@@ -24,7 +24,6 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families._whisper_audio import WindowedMel, conv_rows, first_rows
 from ecwidth.families.adapter import FamilyAdapter, register, rows
 
@@ -48,14 +47,6 @@ class MossTranscribeDiarizeAdapter(FamilyAdapter):
     required_fields = ("text_config.hidden_size",)
     items = {"audio": MergedWindows(min_frames=1, profile_seconds=MAX_AUDIO_SECONDS)}
     look_alikes = ("audio_config.hidden_size", "adaptor_input_dim")
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("MossTranscribeDiarizeForConditionalGeneration",),
-            files=("vllm/model_executor/models/moss_transcribe_diarize.py",),
-            ships="vq_adaptor output: text_config.hidden_size",
-        )
-    )
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         merge = model.config.audio_merge_size

@@ -25,8 +25,6 @@ from typing import Any
 
 import torch
 
-from ecwidth.engines.facts import Serving
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import ItemKind, cap_grid
 
@@ -74,22 +72,3 @@ class MuseGlimmerAdapter(FamilyAdapter):
     )
     items = {"image": GlimmerPatches(), "video": GlimmerPatches()}
     look_alikes = ("out_hidden_size", "projector_hidden_size")
-    serving = {
-        # The arch key MuseGlimmerForConditionalGeneration maps to this class; 0.32 parses the config with
-        # vLLM's own MuseGlimmerConfig (its configs file), 0.33 with transformers'.
-        VLLM_0_32: Serving(
-            "native",
-            classes=("MuseGlimmerForCausalLM",),
-            files=(
-                "vllm/model_executor/models/muse_glimmer.py",
-                "vllm/transformers_utils/configs/muse_glimmer.py",
-            ),
-            ships="vision_projection output (from vision_config.adapter_dim): text_config.hidden_size",
-        ),
-        VLLM_0_33: Serving(
-            "native",
-            classes=("MuseGlimmerForCausalLM",),
-            files=("vllm/model_executor/models/muse_glimmer.py",),
-            ships="vision_projection output (from projector_hidden_size): text_config.hidden_size",
-        ),
-    }

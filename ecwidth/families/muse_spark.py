@@ -29,9 +29,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import Serving
-from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
-from ecwidth.families._backend import backend
 from ecwidth.families.adapter import FieldWidth, register
 from ecwidth.families.items import HopWaveform
 from ecwidth.families.muse_glimmer import MuseGlimmerAdapter
@@ -57,33 +54,6 @@ class MuseSparkAdapter(MuseGlimmerAdapter):
     items = {**MuseGlimmerAdapter.items, "audio": AudioPatches()}
     transformers_since = FIRST_TRANSFORMERS
     width_fields = {"audio": FieldWidth("audio_config.out_hidden_size")}
-    serving = {
-        VLLM_0_32: backend(
-            "pooler_output: text_config.hidden_size via vision_projection; audio the audio tower's proj, "
-            "audio_config.out_hidden_size",
-            transformers=FIRST_TRANSFORMERS,
-            moe=True,
-        ),
-        VLLM_0_33: Serving(
-            "native",
-            classes=("MuseSparkForConditionalGeneration",),
-            files=(
-                "vllm/models/muse_spark/common/omni.py",
-                "vllm/models/muse_spark/common/audio.py",
-                "vllm/models/muse_spark/nvidia/multimodal.py",
-                "vllm/models/muse_spark/amd/multimodal.py",
-            ),
-            ships="image and video vision_projection output, text_config.hidden_size; audio AutoEncoder.o_proj "
-            "output, audio_config.out_hidden_size",
-        ),
-        SGLANG_0_5_23: Serving(
-            "native",
-            classes=("MuseSparkForConditionalGeneration",),
-            files=("sglang/srt/models/muse_spark_omni.py", "sglang/srt/layers/muse_spark/muse_spark_audio.py"),
-            ships="image and video vision_projection output, text_config.hidden_size; audio the audio tower's "
-            "output, audio_config.out_hidden_size",
-        ),
-    }
 
     def config_modalities(self, config: Any) -> tuple[str, ...]:
         vision = super().config_modalities(config)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ecwidth.engines.facts import every_vllm, not_served
 from ecwidth.families._whisper_audio import PooledWindows
 from ecwidth.families.adapter import register
 from ecwidth.families.audioflamingo3 import AudioFlamingo3Adapter
@@ -46,9 +45,3 @@ class MusicFlamingoAdapter(AudioFlamingo3Adapter):
     required_fields = ("text_config.hidden_size", "audio_config.hidden_size")
     items = {"audio": PlaceholderWindows(min_frames=3, profile_seconds=MAX_AUDIO_SECONDS)}
     look_alikes = ("audio_config.hidden_size",)
-    serving = every_vllm(
-        not_served(
-            "no class (served until vLLM 0.24, registry.py _PREVIOUSLY_SUPPORTED_MODELS); the Transformers backend "
-            "(transformers/multimodal.py) drops the input_ids that MusicFlamingoModel.get_audio_features needs"
-        )
-    )

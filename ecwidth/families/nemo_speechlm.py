@@ -23,8 +23,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import backend
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import MelFrames
 
@@ -80,8 +78,4 @@ class NemoSpeechLMAdapter(FamilyAdapter):
         "audio_config.hidden_size",
         "audio_config.asr_config.hidden_size",
         "audio_config.diarization_config.audio_config.hidden_size",
-    )
-    serving = every_vllm(
-        # NemotronHConfig counts routed experts (8 by default), so the backend picks its MoE class
-        backend("pooler_output: text_config.hidden_size via multi_modal_projector", transformers="5.22.0", moe=True)
     )

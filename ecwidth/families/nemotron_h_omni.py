@@ -35,7 +35,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import PRUNING, Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import MEL_FRAMES_PER_SECOND, ItemKind
 
@@ -107,16 +106,6 @@ class NemotronHOmniAdapter(FamilyAdapter):
         "projector_hidden_size",
         "audio_config.hidden_size",
         "audio_config.projection_hidden_size",
-    )
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("NemotronH_Nano_VL_V2",),
-            files=("vllm/model_executor/models/nano_nemotron_vl.py", "vllm/model_executor/models/parakeet.py"),
-            ships="text_config.hidden_size: image mlp1, audio ProjectedParakeet, video mixed with LM token "
-            "embeddings; pruning drops video rows, adds no channels",
-            options=PRUNING,
-        )
     )
 
     def required_paths(self, raw: Any) -> tuple[str, ...]:

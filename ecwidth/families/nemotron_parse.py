@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ecwidth.engines.facts import Serving, not_served
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.errors import ConfigError
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, lookup, register
 from ecwidth.families.items import ItemKind
@@ -57,17 +55,6 @@ class NemotronParseAdapter(FamilyAdapter):
     items = {"image": ParsePage()}
     width_fields = {"image": FieldWidth("decoder.d_model")}
     look_alikes = ("vision_spatial_dim", "vision_summary_dim")
-    serving = {
-        VLLM_0_32: not_served(
-            "its registry (vllm/model_executor/models/registry.py) has no RadioMBartPrefixForCausalLM"
-        ),
-        VLLM_0_33: Serving(
-            "native",
-            classes=("RadioMBartPrefixForCausalLM",),
-            files=("vllm/model_executor/models/nemotron_parse3_5.py",),
-            ships="RadioWithNeck output, patch rows plus a summary row: decoder.d_model",
-        ),
-    }
 
     def translate(self, raw: dict[str, Any]) -> dict[str, Any]:
         # What RadioMBartPrefixForCausalLM.__init__ refuses. A missing add_cross_attention is left to the

@@ -19,8 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import backend
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import Waveform
 
@@ -57,6 +55,3 @@ class OmniASRAdapter(FamilyAdapter):
     required_fields = ("text_config.hidden_size", "audio_config.conv_kernel", "audio_config.conv_stride")
     items = {"audio": ConvFrames()}
     look_alikes = ("audio_config.hidden_size",)
-    serving = every_vllm(
-        backend("pooler_output: text_config.hidden_size via multi_modal_projector", transformers="5.24.0")
-    )

@@ -22,8 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import ProcessorTiles, backend
+from ecwidth.families._backend import ProcessorTiles
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import side
 
@@ -43,4 +42,3 @@ class Ovis2Adapter(FamilyAdapter):
     items = {"image": StackedPatchTiles()}
     width_fields = {"image": FieldWidth("hidden_size")}
     look_alikes = ("text_config.hidden_size", "vision_config.hidden_size", "vision_config.vocab_size")
-    serving = every_vllm(backend("pooler_output: hidden_size via visual_embeddings_table"))

@@ -23,7 +23,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import PatchGrid
 
@@ -59,11 +58,3 @@ class PaddleOCRVLAdapter(FamilyAdapter):
     required_fields = ("text_config.hidden_size", "vision_config.hidden_size", "vision_config.spatial_merge_size")
     items = {"image": PaddlePatches(PIXELS)}
     look_alikes = ("vision_config.hidden_size",)
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("PaddleOCRVLForConditionalGeneration",),
-            files=("vllm/model_executor/models/paddleocr_vl.py",),
-            ships="mlp_AR (Projector) linear_2 output: text_config.hidden_size, images only",
-        )
-    )

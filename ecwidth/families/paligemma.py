@@ -22,7 +22,6 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import FixedTiles
 
@@ -34,14 +33,6 @@ class PaliGemmaAdapter(FamilyAdapter):
     items = {"image": FixedTiles()}
     width_fields = {"image": FieldWidth("vision_config.projection_dim")}  # the top-level one, copied in on load
     look_alikes = ("text_config.hidden_size", "vision_config.hidden_size")
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("PaliGemmaForConditionalGeneration",),
-            files=("vllm/model_executor/models/paligemma.py",),
-            ships="PaliGemmaMultiModalProjector output: vision_config.projection_dim (the top-level projection_dim)",
-        )
-    )
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         return self.pack(model, modality, model.get_image_features(**item, interpolate_pos_encoding=True))

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.engines.facts import Serving
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families._intern_tiles import InternVLTiles
 from ecwidth.families.adapter import FamilyAdapter, register
 
@@ -45,21 +43,3 @@ class QianfanOCRAdapter(FamilyAdapter):
     )
     items = {"image": QianfanTiles()}
     look_alikes = ("vision_config.hidden_size",)
-    serving = {
-        VLLM_0_32: Serving(
-            "native",
-            classes=("QianfanOCRForConditionalGeneration",),
-            files=(
-                "vllm/model_executor/models/qianfan_ocr.py",
-                "vllm/model_executor/models/internvl.py",
-                "vllm/transformers_utils/configs/qianfan_ocr.py",
-            ),
-            ships="mlp1 output: text_config.hidden_size (vLLM's own remote-code-schema QianfanOCRConfig)",
-        ),
-        VLLM_0_33: Serving(
-            "native",
-            classes=("QianfanOCRForConditionalGeneration",),
-            files=("vllm/model_executor/models/qianfan_ocr.py", "vllm/model_executor/models/internvl.py"),
-            ships="mlp1 output: text_config.hidden_size",
-        ),
-    }

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.engines.facts import Serving, every_vllm, not_served
-from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families._qwen_omni import (
     PROFILE_AUDIO_SECONDS,
     THINKER_AUDIO,
@@ -59,24 +57,6 @@ class Qwen2_5OmniAdapter(QwenOmniThinkerAdapter):
         "thinker_config.audio_config.d_model",
         "thinker_config.text_config.hidden_size",
     )
-    serving = {
-        **every_vllm(
-            Serving(
-                "native",
-                classes=("Qwen2_5OmniThinkerForConditionalGeneration",),
-                files=(
-                    "vllm/model_executor/models/qwen2_5_omni_thinker.py",
-                    "vllm/model_executor/models/qwen2_5_vl.py",
-                ),
-                ships="vision merger output: vision_config.out_hidden_size; audio proj output: audio_config.output_dim",
-            )
-        ),
-        SGLANG_0_5_23: not_served(
-            "SGLang 0.5.23's encoder-disaggregation whitelist (sglang/srt/arg_groups/pd_disaggregation_hook.py) "
-            "names Qwen2_5OmniForConditionalGeneration, but the wheel has no model class for it under "
-            "sglang/srt/models/, and the published configs' Qwen2_5OmniModel is not whitelisted"
-        ),
-    }
 
 
 @register

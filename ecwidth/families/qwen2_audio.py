@@ -27,8 +27,6 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.engines.facts import Serving, every_vllm
-from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import MelFrames
 
@@ -63,22 +61,6 @@ class Qwen2AudioAdapter(FamilyAdapter):
     )
     items = {"audio": Qwen2AudioMel(min_frames=3)}
     look_alikes = ("audio_config.d_model",)
-    serving = {
-        **every_vllm(
-            Serving(
-                "native",
-                classes=("Qwen2AudioForConditionalGeneration",),
-                files=("vllm/model_executor/models/qwen2_audio.py",),
-                ships="multi_modal_projector output: text_config.hidden_size",
-            )
-        ),
-        SGLANG_0_5_23: Serving(
-            "native",
-            classes=("Qwen2AudioForConditionalGeneration",),
-            files=("sglang/srt/models/qwen2_audio.py",),
-            ships="get_audio_feature: multi_modal_projector output, text_config.hidden_size",
-        ),
-    }
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         """transformers has no feature method: the tower, then the projector, as ``forward`` does inline."""

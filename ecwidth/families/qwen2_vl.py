@@ -16,8 +16,6 @@ width; ecwidth keeps every row.
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import PRUNING, Serving, every_vllm
-from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families._pruning import PrunedPositions
 from ecwidth.families._qwen2_vl_items import PIXELS, Qwen2VLPatches
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
@@ -30,22 +28,6 @@ class Qwen2VLAdapter(FamilyAdapter):
     items = {"image": Qwen2VLPatches(PIXELS), "video": Qwen2VLPatches(PIXELS)}
     width_fields = {"*": FieldWidth("vision_config.hidden_size")}
     look_alikes = ("vision_config.embed_dim",)
-    serving = {
-        **every_vllm(
-            Serving(
-                "native",
-                classes=("Qwen2VLForConditionalGeneration",),
-                files=("vllm/model_executor/models/qwen2_vl.py",),
-                ships="patch merger output: vision_config.hidden_size (not embed_dim)",
-            )
-        ),
-        SGLANG_0_5_23: Serving(
-            "native",
-            classes=("Qwen2VLForConditionalGeneration",),
-            files=("sglang/srt/models/qwen2_vl.py",),
-            ships="patch merger output (get_image_feature / get_video_feature): vision_config.hidden_size",
-        ),
-    }
 
 
 @register
@@ -55,20 +37,3 @@ class Qwen2_5_VLAdapter(PrunedPositions, Qwen2VLAdapter):
     width_fields = {"*": FieldWidth("vision_config.out_hidden_size")}
     look_alikes = ("vision_config.hidden_size",)
     pruning_layout = "qwen2_5_vl"
-    serving = {
-        **every_vllm(
-            Serving(
-                "native",
-                classes=("Qwen2_5_VLForConditionalGeneration",),
-                files=("vllm/model_executor/models/qwen2_5_vl.py",),
-                ships="patch merger output: vision_config.out_hidden_size; +4 with video pruning",
-                options=PRUNING,
-            )
-        ),
-        SGLANG_0_5_23: Serving(
-            "native",
-            classes=("Qwen2_5_VLForConditionalGeneration",),
-            files=("sglang/srt/models/qwen2_5_vl.py",),
-            ships="patch merger output (get_image_feature / get_video_feature): vision_config.out_hidden_size",
-        ),
-    }

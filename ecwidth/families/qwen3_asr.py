@@ -22,7 +22,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import MelFrames
 
@@ -65,15 +64,3 @@ class Qwen3ASRAdapter(FamilyAdapter):
     items = {"audio": ChunkedMel(min_frames=1, profile_seconds=30)}
     width_fields = {"audio": FieldWidth("audio_config.output_dim")}
     look_alikes = ("audio_config.d_model", "text_config.hidden_size")
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("Qwen3ASRForConditionalGeneration",),
-            files=(
-                "vllm/model_executor/models/qwen3_asr.py",
-                "vllm/model_executor/models/qwen3_omni_moe_thinker.py",
-                "vllm/transformers_utils/configs/qwen3_asr.py",
-            ),
-            ships="Qwen3OmniMoeAudioEncoder proj2 output: audio_config.output_dim",
-        )
-    )

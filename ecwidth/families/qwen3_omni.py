@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.engines.facts import Serving, every_vllm
-from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families._qwen_omni import (
     PROFILE_AUDIO_SECONDS,
     THINKER_AUDIO,
@@ -74,22 +72,6 @@ class Qwen3OmniMoeAdapter(QwenOmniThinkerAdapter):
         "thinker_config.audio_config.d_model",
         "thinker_config.text_config.hidden_size",
     )
-    serving = {
-        **every_vllm(
-            Serving(
-                "native",
-                classes=("Qwen3OmniMoeThinkerForConditionalGeneration",),
-                files=("vllm/model_executor/models/qwen3_omni_moe_thinker.py",),
-                ships="vision out_hidden_size x (1 + DeepStack levels); audio proj2 output: audio_config.output_dim",
-            )
-        ),
-        SGLANG_0_5_23: Serving(
-            "native",
-            classes=("Qwen3OmniMoeForConditionalGeneration",),
-            files=("sglang/srt/models/qwen3_omni_moe.py", "sglang/srt/models/qwen3_vl.py"),
-            ships="thinker's vision out_hidden_size x (1 + DeepStack levels); audio tower: audio_config.output_dim",
-        ),
-    }
 
     def deepstack_levels(self, config: Any, modality: str) -> int:
         if modality == "audio":

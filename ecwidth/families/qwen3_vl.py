@@ -40,8 +40,6 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.engines.facts import PRUNING, Serving, every_vllm
-from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families._pruning import PrunedPositions
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import ItemSize, PatchGrid, most_tokens_grid, video_smart_resize
@@ -73,14 +71,6 @@ class Qwen3VideoPatches(PatchGrid):
         return math.ceil(frames / temporal) * (h // unit) * (w // unit)
 
 
-#: Why vLLM ships no Qwen3.5 video item with pruning on.
-QWEN3_5_PRUNED_VIDEO = (
-    "with video_pruning_rate > 0, every Qwen3.5 video item crashes: Qwen3_5(Moe)ForConditionalGeneration.__init__ "
-    "(qwen3_5.py) sets video_pruning_rate but never video_pruning_method, which the inherited "
-    "_postprocess_video_embeds_evs (qwen3_vl.py) reads, an AttributeError; there is no shipped width to measure"
-)
-
-
 @register
 class Qwen3VLAdapter(PrunedPositions, FamilyAdapter):
     model_types = ("qwen3_vl", "qwen3_vl_moe")
@@ -98,23 +88,6 @@ class Qwen3VLAdapter(PrunedPositions, FamilyAdapter):
     }
     look_alikes = ("vision_config.out_hidden_size", "vision_config.hidden_size", "text_config.hidden_size")
     pruning_layout = "qwen3_vl"
-    serving = {
-        **every_vllm(
-            Serving(
-                "native",
-                classes=("Qwen3VLForConditionalGeneration", "Qwen3VLMoeForConditionalGeneration"),
-                files=("vllm/model_executor/models/qwen3_vl.py", "vllm/model_executor/models/qwen3_vl_moe.py"),
-                ships="vision_config.out_hidden_size x (1 + DeepStack levels); +5 with video pruning",
-                options=PRUNING,
-            )
-        ),
-        SGLANG_0_5_23: Serving(
-            "native",
-            classes=("Qwen3VLForConditionalGeneration", "Qwen3VLMoeForConditionalGeneration"),
-            files=("sglang/srt/models/qwen3_vl.py", "sglang/srt/models/qwen3_vl_moe.py"),
-            ships="Qwen3VLMoeVisionModel output: vision_config.out_hidden_size x (1 + DeepStack levels)",
-        ),
-    }
 
     def deepstack_levels(self, config: Any, modality: str) -> int:
         return len(getattr(config.vision_config, "deepstack_visual_indexes", None) or ())
@@ -130,25 +103,6 @@ class Qwen3_5Adapter(Qwen3VLAdapter):
     model_types = ("qwen3_5", "qwen3_5_moe")
     # Published lists are empty; a missing list means no DeepStack to vLLM and transformers alike.
     required_fields = ("vision_config.out_hidden_size", "text_config.hidden_size")
-    serving = {
-        **every_vllm(
-            Serving(
-                "native",
-                classes=("Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"),
-                files=("vllm/model_executor/models/qwen3_5.py", "vllm/model_executor/models/qwen3_vl.py"),
-                ships="Qwen3-VL's tower: vision_config.out_hidden_size x (1 + listed DeepStack levels); "
-                "+5 with video pruning",
-                options=PRUNING,
-                unserved_with={"video_pruning_rate": {"video": QWEN3_5_PRUNED_VIDEO}},
-            )
-        ),
-        SGLANG_0_5_23: Serving(
-            "native",
-            classes=("Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"),
-            files=("sglang/srt/models/qwen3_5.py", "sglang/srt/models/qwen3_vl.py"),
-            ships="Qwen3VLMoeVisionModel output: vision_config.out_hidden_size x (1 + listed DeepStack levels)",
-        ),
-    }
 
     def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
         model = super().construct(config, dtype)

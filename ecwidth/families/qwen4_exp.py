@@ -18,7 +18,6 @@ Qwen3-VL's (patch 16, its published budgets).
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import PRUNING, Serving, every_vllm
 from ecwidth.families.adapter import register
 from ecwidth.families.qwen3_vl import Qwen3_5Adapter
 
@@ -30,19 +29,4 @@ class Qwen4ExpAdapter(Qwen3_5Adapter):
         "vision_config.out_hidden_size",
         "vision_config.deepstack_visual_indexes",
         "text_config.hidden_size",
-    )
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("Qwen4ExpForConditionalGeneration",),
-            files=(
-                "vllm/models/qwen4_exp/nvidia/model.py",
-                "vllm/models/qwen4_exp/amd/model.py",
-                "vllm/model_executor/models/qwen3_5.py",
-                "vllm/model_executor/models/qwen3_vl.py",
-            ),
-            ships="Qwen3-VL's tower: vision_config.out_hidden_size x (1 + listed DeepStack levels); "
-            "+5 with video pruning",
-            options=PRUNING,
-        )
     )

@@ -27,7 +27,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import ItemKind, side
 
@@ -74,11 +73,3 @@ class Step3p7Adapter(FamilyAdapter):
     required_fields = ("vision_config.image_size", "vision_config.patch_size", "text_config.hidden_size")
     items = {"image": GlobalAndCrops()}
     look_alikes = ("vision_config.hidden_size",)
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("Step3p7ForConditionalGeneration",),
-            files=("vllm/model_executor/models/step3p7.py", "vllm/model_executor/models/step3_vl.py"),
-            ships="vit_large_projector output: text_config.hidden_size",
-        )
-    )

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.engines.facts import Serving, not_served
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import FamilyAdapter, register
 
 
@@ -25,21 +23,6 @@ class Step5VLAdapter(FamilyAdapter):
     required_fields = ("text_config.hidden_size",)
     predicted_only = {"image": "no transformers class can build this family (its config class is vLLM's own)"}
     look_alikes = ("vision_config.width",)
-    serving = {
-        VLLM_0_32: not_served(
-            "its registry (vllm/model_executor/models/registry.py) has no Step5ForConditionalGeneration"
-        ),
-        VLLM_0_33: Serving(
-            "native",
-            classes=("Step5ForConditionalGeneration",),
-            files=(
-                "vllm/models/step5/nvidia/vl.py",
-                "vllm/model_executor/models/step3p7.py",
-                "vllm/model_executor/models/step3_vl.py",
-            ),
-            ships="vit_large_projector output: text_config.hidden_size",
-        ),
-    }
 
     def lm_hidden_size(self, config: Any) -> int:
         return int(config.text_config.hidden_size)

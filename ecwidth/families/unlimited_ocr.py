@@ -21,7 +21,6 @@ the processor's settings, so there is no token rule.
 
 from __future__ import annotations
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import register
 from ecwidth.families.deepseek_ocr2 import DeepseekOcr2Adapter
 
@@ -32,11 +31,3 @@ class UnlimitedOcrAdapter(DeepseekOcr2Adapter):
     transformers_since = "5.20.0"
     separators = ("view_separator", "image_newline")
     look_alikes = ("vision_config.encoder_config.hidden_size", "vision_config.sam_config.output_channels")
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("UnlimitedOCRForCausalLM",),
-            files=("vllm/model_executor/models/unlimited_ocr.py", "vllm/model_executor/models/deepseek_ocr.py"),
-            ships="MlpProjector output with image_newline and view_seperator rows: projector_config.n_embed",
-        )
-    )

@@ -22,8 +22,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import backend
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import HopWaveform
 
@@ -46,5 +44,3 @@ class VibeVoiceAsrAdapter(FamilyAdapter):
     required_fields = ("text_config.hidden_size",)
     items = {"audio": HopLatents()}
     look_alikes = ("acoustic_tokenizer_encoder_config.hidden_size", "semantic_tokenizer_encoder_config.hidden_size")
-    # registry.py lists the architecture in _TRANSFORMERS_SUPPORTED_MODELS: the backend by name, not by fallback
-    serving = every_vllm(backend("pooler_output: text_config.hidden_size, the acoustic and semantic projectors summed"))

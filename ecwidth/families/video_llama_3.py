@@ -21,8 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import ProcessorPatches, backend
+from ecwidth.families._backend import ProcessorPatches
 from ecwidth.families.adapter import FamilyAdapter, register
 
 #: ``VideoLlama3ImageProcessor`` / ``VideoLlama3VideoProcessor`` defaults: (min, max) pixels, and merge_size.
@@ -66,4 +65,3 @@ class VideoLlama3Adapter(FamilyAdapter):
         "video": MergeSizedPatches(VIDEO_PIXELS, merge=VIDEO_MERGE),
     }
     look_alikes = ("vision_config.hidden_size",)
-    serving = every_vllm(backend("pooler_output: text_config.hidden_size via VideoLlama3Projector"))

@@ -21,8 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.engines.facts import every_vllm
-from ecwidth.families._backend import WholeTiles, backend
+from ecwidth.families._backend import WholeTiles
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import ItemSize, side
 
@@ -69,4 +68,3 @@ class VideoLlavaAdapter(FamilyAdapter):
     required_fields = ("vision_config.image_size", "vision_config.patch_size", "text_config.hidden_size")
     items = {"image": ClipImage(), "video": ClipFrames()}
     look_alikes = ("vision_config.hidden_size",)
-    serving = every_vllm(backend("pooler_output: text_config.hidden_size via VideoLlavaMultiModalProjector"))

@@ -27,7 +27,6 @@ from typing import Any
 import torch
 from torch import nn
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families._whisper_audio import first_rows
 from ecwidth.families.adapter import FamilyAdapter, register, rows
 from ecwidth.families.items import ItemKind
@@ -65,14 +64,6 @@ class VoxtralAdapter(FamilyAdapter):
     required_fields = ("text_config.hidden_size", "audio_config.intermediate_size")
     items = {"audio": VoxtralWindows()}
     look_alikes = ("audio_config.hidden_size", "audio_config.intermediate_size")
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("VoxtralForConditionalGeneration",),
-            files=("vllm/model_executor/models/voxtral.py",),
-            ships="AudioLanguageAdapter output (Mistral-format checkpoint): text_config.hidden_size",
-        )
-    )
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
         item = dict(item)

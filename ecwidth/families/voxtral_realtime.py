@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.engines.facts import Serving, every_vllm
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import MEL_FRAMES_PER_SECOND, ItemKind
 
@@ -57,14 +56,3 @@ class VoxtralRealtimeAdapter(FamilyAdapter):
     required_fields = ("text_config.hidden_size", "audio_config.hidden_size", "downsample_factor")
     items = {"audio": WholeTokenMel()}
     look_alikes = ("audio_config.hidden_size",)
-    serving = every_vllm(
-        Serving(
-            "native",
-            classes=("VoxtralRealtimeGeneration",),
-            files=(
-                "vllm/model_executor/models/voxtral_realtime.py",
-                "vllm/model_executor/models/whisper_causal.py",
-            ),
-            ships="post-conv Whisper rows pooled block_pool_size at a time: audio_config.hidden_size x downsample_factor",
-        )
-    )

@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ecwidth.engines import releases
+from ecwidth.engines import registry, releases
 from ecwidth.engines.releases import DEFAULT, RELEASES, Release, release
 from ecwidth.errors import UnknownEngineError
-from ecwidth.families.adapter import adapter_for, supported_model_types
 
 FILES_JSON = Path(releases.__file__).with_name("files.json")
 
@@ -61,20 +60,20 @@ def test_each_release_declares_the_pin_its_wheel_metadata_names():
 def test_every_engine_file_a_record_names_has_its_hash_for_that_release():
     """files.json is what the release screen (tools/screen_release.py) compares a new wheel with."""
     hashes = json.loads(FILES_JSON.read_text())
-    for model_type in supported_model_types():
-        for key, record in adapter_for(model_type).serving.items():
-            for path in record.files:
-                digest = hashes.get(key, {}).get(path)
-                assert digest is not None and len(digest) == 64, f"{model_type} {key}: no hash for {path}"
+    for known in releases.RELEASES:
+        for architecture, entry in registry.entries(known).items():
+            for path in entry.files:
+                digest = hashes.get(known.key, {}).get(path)
+                assert digest is not None and len(digest) == 64, f"{known.key} {architecture}: no hash for {path}"
 
 
 def test_the_hashes_are_of_no_file_a_record_does_not_name():
     hashes = json.loads(FILES_JSON.read_text())
     named = {
-        (key, path)
-        for model_type in supported_model_types()
-        for key, record in adapter_for(model_type).serving.items()
-        for path in record.files
+        (known.key, path)
+        for known in releases.RELEASES
+        for entry in registry.entries(known).values()
+        for path in entry.files
     }
     stale = sorted((key, path) for key, files in hashes.items() for path in files if (key, path) not in named)
     assert not stale, f"files.json holds hashes no record names (rerun tools/screen_release.py --record): {stale[:5]}"
