@@ -49,10 +49,11 @@ SERVING_LABELS = {
     "unserved_with": "unserved with an option on",
     "why_not": "why not",
     "transformers": "needs transformers",
+    "refuses": "refuses",
     "files": "engine files",
 }
 #: The fields that place an entry in its release's registry, not facts about serving.
-REGISTRY_KEYS = frozenset({"architecture", "model_types", "family", "refuses"})
+REGISTRY_KEYS = frozenset({"architecture", "model_types", "family"})
 PATHS = {"native": "native class", "backend": "Transformers backend", "none": "not served"}
 #: Width-rule groups, in page order: (key, heading, what it means).
 GROUPS = (
@@ -210,6 +211,8 @@ def render_serving(record: Any) -> str:
             text = plain(value)
         elif name == "unserved":
             text = "; ".join(f"{code(m)}: {plain(value[m])}" for m in modality_sort(value))
+        elif name == "refuses":
+            text = "; ".join(f"{code(condition)}: {plain(why)}" for condition, why in sorted(value.items()))
         elif name == "unserved_with":
             text = "; ".join(f"{code(option)} → {plain(why)}" for option, why in sorted(value.items()))
         elif name == "transformers":
@@ -240,7 +243,7 @@ def render_families() -> str:
         "# Families",
         "",
         GENERATED.format(
-            what="the family adapters (`ecwidth/families/`) and the engine releases (`ecwidth/engines/releases.py`)"
+            what="the family adapters (`ecwidth/families/`) and the release registries (`ecwidth/engines/registries/`)"
         ),
         "",
         f"{len(types)} model types in {len(found)} adapter classes. A config's `model_type` picks the adapter; "

@@ -33,6 +33,7 @@ from ecwidth.cli.options import (
     add_timeout_option,
     model_spec,
 )
+from ecwidth.engines.releases import Release
 from ecwidth.engines.runtime import RuntimeOptions
 from ecwidth.errors import EcwidthError, one_line
 from ecwidth.measuring.deadline import Terminated, ending_signals_raise
@@ -310,7 +311,8 @@ def _cmd_families(args: argparse.Namespace) -> int:
     """List every registered model type with its family's record for one engine release: whether and how it is
     served, what it ships, under which keys, with which options, and the width rule."""
     from ecwidth.engines.releases import release
-    from ecwidth.families.adapter import family_record, supported_model_types
+    from ecwidth.families.adapter import supported_model_types
+    from ecwidth.families.answers import family_record
 
     chosen = release(args.engine)
     rows = [family_record(model_type, chosen) for model_type in supported_model_types()]
@@ -336,8 +338,12 @@ def _cmd_families(args: argparse.Namespace) -> int:
 
 
 def _cmd_engines(args: argparse.Namespace) -> int:
-    """List the engine releases ecwidth answers for, the transformers pin each declares, and the default."""
+    """List the engine releases ecwidth answers for, the transformers pin each declares, and the default; with
+    ``--architectures``, every architecture each release's registry holds and what ecwidth answers for it."""
     from ecwidth.engines.releases import DEFAULT, RELEASES
+
+    if args.architectures:
+        return _architectures(RELEASES if args.engine is None else (args.engine,), as_json=args.json)
 
     rows = [
         {
@@ -353,6 +359,27 @@ def _cmd_engines(args: argparse.Namespace) -> int:
     for row, r in zip(rows, RELEASES):
         how = "measured at startup" if r.measures else "sized from the config (no measurement)"
         print(f"{r.key:<16}  {r.transformers:<18}  {how}" + ("  (default)" if row["default"] else ""))
+    return 0
+
+
+def _architectures(chosen: Sequence[Release], *, as_json: bool) -> int:
+    """``ecwidth engines --architectures``: one row per (release, architecture), served with its rule or why not."""
+    from ecwidth.families.answers import architecture_records
+
+    rows = [row for release in chosen for row in architecture_records(release)]
+    if as_json:
+        print(json.dumps(rows))
+        return 0
+    width = max(len(row["architecture"]) for row in rows)
+    for release in chosen:
+        mine = [row for row in rows if row["engine"] == release.key]
+        print(f"{release}: {sum(r['served'] for r in mine)} of {len(mine)} architectures served")
+        for row in mine:
+            rule = ", ".join(f"{m}: {r}" for m, r in row["width_rule"].items())
+            what = (
+                f"{'/'.join(row['modalities'])} {rule}" if row["served"] else f"not served: {one_line(row['why_not'])}"
+            )
+            print(f"  {row['architecture']:<{width}}  {row['model_type']:<24}  {what}")
     return 0
 
 
@@ -555,6 +582,11 @@ def build_parser() -> argparse.ArgumentParser:
     models.set_defaults(func=_cmd_models)
 
     engines = _command(commands, "engines", "list the engine releases ecwidth answers for")
+    engines.add_argument(
+        "--architectures", action="store_true",
+        help="list every architecture each release's registry holds: served (model type, modalities, width rule) or why not",
+    )  # fmt: skip
+    add_engine_option(engines, help="with --architectures, one release only (default: every release)")
     add_json_option(engines, help="print a JSON list")
     engines.set_defaults(func=_cmd_engines)
 

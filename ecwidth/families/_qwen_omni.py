@@ -6,9 +6,10 @@ from ``thinker_config`` and never the talker. The built model's config is the
 thinker config, so each family also registers the thinker's own
 ``model_type`` (which lets a thinker-only config.json through as well), as a
 subclass whose width fields sit at the top of the config rather than under
-``thinker_config`` (``bare_thinker``); a bare thinker config is no
-architecture the engine takes, and is measured at the width the whole config
-ships.
+``thinker_config`` (``bare_thinker``). No release serves a bare thinker
+config (each registry says why: vLLM hands its architecture to a Transformers
+backend its transformers pin cannot build, SGLang does not whitelist it), so
+it is measured at the width the whole config ships, and answered as unserved.
 
 Both thinkers take images and videos as Qwen-VL flattened patches whose size
 Qwen2-VL's processors set per image or per frame, and audio as a log-mel

@@ -26,13 +26,12 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ecwidth.engines import registry, releases
-from ecwidth.engines.facts import Serving, not_served
-from ecwidth.engines.releases import Release
-from ecwidth.errors import NoTokenRuleError, NotServedError, UnknownModelTypeError, UnsupportedOptionError
+from ecwidth.engines import releases
+from ecwidth.errors import NoTokenRuleError, UnknownModelTypeError
+from ecwidth.families._served import ServedByReleases
 from ecwidth.families.items import DummySize, ItemKind, ItemSize
 
 if TYPE_CHECKING:
@@ -47,7 +46,7 @@ MODALITY_ORDER: tuple[str, ...] = ("image", "video", "audio")
 _SUB_CONFIGS = {"image": "vision_config", "video": "vision_config", "audio": "audio_config"}
 #: Submodules of a transformers multimodal model that belong to the language model, never to the encoder.
 #: The modules of ``ecwidth.families`` that define the contract, not a family.
-CONTRACT_MODULES = frozenset({"adapter", "items", "packing"})
+CONTRACT_MODULES = frozenset({"adapter", "answers", "items", "packing"})
 LANGUAGE_MODEL_PARTS = frozenset({"language_model", "lm_head", "text_model"})
 
 
@@ -73,7 +72,7 @@ class FieldWidth:
         return f"{self.field} x (1 + len({self.deepstack}))" if self.deepstack else self.field
 
 
-class FamilyAdapter:
+class FamilyAdapter(ServedByReleases):
     """How ecwidth builds, feeds and reads one model family; every method has a default.
 
     Override the class attributes first; override a method only where the
@@ -90,6 +89,9 @@ class FamilyAdapter:
     required_fields: ClassVar[tuple[str, ...]] = ()
     #: the dummy item kind of each modality (``ecwidth.families.items``).
     items: ClassVar[Mapping[str, ItemKind]] = {}
+    #: the modalities a family that makes its own items (``dummy_item`` overridden) takes, where ``items`` is empty:
+    #: what a listing that builds nothing reads.
+    takes: ClassVar[tuple[str, ...]] = ()
     #: modality -> the config field its width is (``"*"``: every modality); a modality absent: the text hidden size.
     width_fields: ClassVar[Mapping[str, FieldWidth]] = {}
     #: dotted config fields that look like the width but are not; the family contract checks each one differs.
@@ -261,81 +263,6 @@ class FamilyAdapter:
             raise NoTokenRuleError(f"no token rule for {config.model_type} {modality} items; its width still measures")
         return kind
 
-    def serving_for(self, release: Release | str | None = None, model_type: str | None = None) -> Serving:
-        """How ``release`` (a ``Release`` or a name ``releases.release`` takes; default: the newest vLLM) serves
-        ``model_type`` (default: the family's first): its registry entry, or not served where it has none
-        (``Release.unlisted`` says why) or where the release's declared transformers pin excludes the classes
-        its path loads.
-
-        Raises:
-            UnknownEngineError: ``release`` names no known release.
-        """
-        chosen = releases.release(release)
-        record = registry.for_model_type(chosen, model_type or self.model_types[0])
-        if record is None:
-            return not_served(chosen.unlisted)
-        if record.serves and record.transformers and not chosen.admits_transformers(record.transformers):
-            return replace(
-                record,
-                path="none",
-                why_not=f"{chosen} declares transformers{chosen.transformers}, and the classes its "
-                f"{'Transformers backend' if record.path == 'backend' else 'class'} loads first appear in "
-                f"transformers {record.transformers}",
-            )
-        return record
-
-    def engine_key(self, modality: str, release: Release | str | None = None) -> str:
-        """The key ``release`` ships ``modality`` under (Kimi-K2.5 under SGLang: ``image``)."""
-        return self.serving_for(release).keys.get(modality, modality)
-
-    def in_engine_keys(self, values: Mapping[str, Any], release: Release | str | None = None) -> dict[str, Any]:
-        """``values`` keyed by ecwidth's modality names, re-keyed as ``release`` names the modalities."""
-        keys = self.serving_for(release).keys
-        return {keys.get(modality, modality): value for modality, value in values.items()}
-
-    def modality_for_key(self, key: str, release: Release | str | None = None) -> str:
-        """ecwidth's modality name for the key ``release`` uses (the inverse of ``engine_key``)."""
-        return {engine: ours for ours, engine in self.serving_for(release).keys.items()}.get(key, key)
-
-    def check_served(self, config: Any, release: Release | str | None = None) -> Serving:
-        """The release's record for this family, where it serves the config's model type.
-
-        Raises:
-            NotServedError: The release does not serve it; says why.
-        """
-        chosen = releases.release(release)
-        record = self.serving_for(chosen, config.model_type)
-        if not record.serves:
-            raise NotServedError(f"{chosen} does not serve model_type {config.model_type!r}: {record.why_not}")
-        return record
-
-    def check_options(self, config: Any, options: RuntimeOptions, release: Release | str | None = None) -> None:
-        """Refuse an option the release's class for this family does not take.
-
-        Raises:
-            UnsupportedOptionError: Names the option and the model types that take it.
-        """
-        chosen = releases.release(release)
-        taken = self.serving_for(chosen).options
-        for name in options.set_options():
-            if name not in taken:
-                takers = sorted(t for t, a in _REGISTRY.items() if name in a.serving_for(chosen).options)
-                raise UnsupportedOptionError(
-                    f"{config.model_type} does not take {name} under {chosen} (the engine's class for it has no "
-                    f"such option); model types that do: {', '.join(takers) or 'none'}"
-                )
-
-    def unserved(self, config: Any, options: RuntimeOptions, release: Release | str | None = None) -> dict[str, str]:
-        """``{modality: why}`` for the modalities the release cannot serve with ``options`` set.
-
-        A measurement leaves them out and says why; asking for one is an error.
-        """
-        record = self.serving_for(release)
-        why = dict(record.unserved)
-        for name in options.set_options():
-            why.update(record.unserved_with.get(name, {}))
-        return why
-
     def option_channels(self, config: Any, modality: str, options: RuntimeOptions) -> int:
         """Channels the engine appends to a ``modality`` item with ``options`` set, by the family's rule.
 
@@ -497,47 +424,22 @@ def adapter_for(model_type: str) -> FamilyAdapter:
     """The adapter for ``model_type``.
 
     Raises:
-        UnknownModelTypeError: No adapter serves it; lists the supported ones.
+        UnknownModelTypeError: No adapter serves it; names the closest ones.
     """
     adapter = find_adapter(model_type)
     if adapter is None:
-        raise UnknownModelTypeError(
-            f"no ecwidth adapter for model_type {model_type!r}; supported: {', '.join(supported_model_types())}. "
-            "Add one in ecwidth/families/ to measure this family."
-        )
+        raise UnknownModelTypeError(no_adapter(model_type))
     return adapter
 
 
-def family_record(model_type: str, release: Release | str | None = None) -> dict[str, Any]:
-    """A model type's family record for one engine release, as JSON: ``ecwidth models --families`` and the docs.
+def no_adapter(model_type: str) -> str:
+    """The one line that says no family answers ``model_type``: its closest names, and where the rest are listed."""
+    import difflib
 
-    Raises:
-        UnknownModelTypeError: No adapter serves ``model_type``.
-        UnknownEngineError: ``release`` names no known release.
-    """
-    adapter = adapter_for(model_type)
-    chosen = releases.release(release)
-    record = adapter.serving_for(chosen, model_type)
-    rules = {modality: str(rule) for modality, rule in adapter.width_fields.items()}
-    return {
-        "model_type": model_type,
-        "adapter": type(adapter).__name__,
-        "engine": {"name": chosen.engine, "version": chosen.version},
-        "serves": record.serves,
-        "path": record.path,
-        "classes": list(registry.classes_of(chosen, adapter.model_types)),
-        "files": list(record.files),
-        "ships": record.ships,
-        "why_not": record.why_not,
-        "keys": dict(record.keys),
-        "options": sorted(record.options),
-        "unserved": dict(record.unserved),
-        "unserved_with": {option: dict(whys) for option, whys in record.unserved_with.items()},
-        "transformers": record.transformers,
-        "width_rule": rules or {"*": "text hidden size"},
-        "custom_predict": type(adapter).predict is not FamilyAdapter.predict,
-        "look_alikes": list(adapter.look_alikes),
-        "items": {modality: type(kind).__name__ for modality, kind in adapter.items.items()},
-        "predicted_only": dict(adapter.predicted_only),
-        "engine_only": adapter.engine_only,
-    }
+    known = supported_model_types()
+    close = difflib.get_close_matches(model_type.lower(), known, n=3, cutoff=0.6)
+    nearest = f"closest: {', '.join(close)}; " if close else ""
+    return (
+        f"no ecwidth adapter for model_type {model_type!r}; {nearest}`ecwidth models --families` lists all "
+        f"{len(known)}, and a family module in ecwidth/families/ adds one"
+    )

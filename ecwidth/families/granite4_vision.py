@@ -59,6 +59,7 @@ from ecwidth.families.items import DummySize, ItemSize, anyres_grid, unpadded_gr
 @register
 class Granite4VisionAdapter(FamilyAdapter):
     model_types = ("granite4_vision",)
+    takes = ("image",)
     encoder_attributes = ("vision_tower", "layerwise_projectors", "spatial_projectors")
     required_fields = (
         "text_config.hidden_size",

@@ -66,6 +66,7 @@ def tile_tokens(config: Any) -> int:
 @register
 class LlavaAdapter(FamilyAdapter):
     model_types = ("llava",)
+    takes = ("image",)
     look_alikes = ("vision_config.hidden_size", "vision_config.projection_dim")
     encoder_attributes = ("vision_tower", "multi_modal_projector")
     # text_config.hidden_size is often left to the class default of text_config.model_type (LLaVA-1.5 does).
@@ -190,6 +191,7 @@ class LlavaNextAdapter(LlavaAdapter):
 @register
 class LlavaOnevisionAdapter(LlavaNextAdapter):
     model_types = ("llava_onevision",)
+    takes = ("image", "video")
     look_alikes = ("vision_config.hidden_size",)  # a SigLIP tower: no projection_dim
 
     def _shrink_grid(self, config: Any, rows: int, cols: int) -> tuple[int, int]:

@@ -41,6 +41,7 @@ def frame_tokens(config: Any) -> int:
 @register
 class LlavaNextVideoAdapter(LlavaNextAdapter):
     model_types = ("llava_next_video",)
+    takes = ("image", "video")
     encoder_attributes = ("vision_tower", "vision_resampler", "multi_modal_projector")
     required_fields = LlavaAdapter.required_fields + ("spatial_pool_stride",)
 

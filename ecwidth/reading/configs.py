@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ecwidth.errors import ConfigError, RemoteCodeError, UnknownModelTypeError, one_line
-from ecwidth.families.adapter import find_adapter, supported_model_types
+from ecwidth.families.adapter import find_adapter, no_adapter
 from ecwidth.reading.sources import locate, path_name
 from ecwidth.reading.validate import check_values
 from ecwidth.records.strict_json import StrictJSONError, TooLargeError, loads_strict, read_bounded
@@ -209,16 +209,12 @@ def spec_from_dict(raw: Mapping[str, Any], *, name: str, source: str, trust_remo
     if "auto_map" in raw and not engine_only:  # an engine-only family is only read: no code of any kind runs
         _check_remote_code(raw, model_type, source=source, trust_remote_code=trust_remote_code)
     if adapter is None and has_multimodal_encoder(raw):
-        raise UnknownModelTypeError(
-            f"{source}: no ecwidth adapter for model_type {model_type!r}; "
-            f"supported: {', '.join(supported_model_types())}"
-        )
+        raise UnknownModelTypeError(f"{source}: {no_adapter(model_type)}")
     if model_type not in CONFIG_MAPPING and not engine_only:
         if adapter is not None:  # a family ecwidth has, under a transformers older than its classes
             raise UnknownModelTypeError(f"{source}: {adapter.transformers_needed(model_type)}")
         raise UnknownModelTypeError(
-            f"{source}: transformers does not know model_type {model_type!r}; "
-            f"ecwidth supports: {', '.join(supported_model_types())}"
+            f"{source}: transformers does not know model_type {model_type!r}, and {no_adapter(model_type)}"
         )
     native = raw
     if adapter is not None:

@@ -159,3 +159,35 @@ def test_models_families_lists_each_release_facts_and_the_033_architectures(caps
     assert main(["models", "--families", "--engine", "sglang==0.5.23"]) == 0
     text = capsys.readouterr().out
     assert text.splitlines()[0].startswith("MODEL TYPE") and "SGLang 0.5.23" in text.splitlines()[0]
+
+
+def test_engines_architectures_answers_every_registry_entry_of_every_release(capsys):
+    from ecwidth.engines import registry
+
+    assert main(["engines", "--architectures", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {(row["engine"], row["architecture"]) for row in rows} == {
+        (release.key, architecture) for release in RELEASES for architecture in registry.entries(release)
+    }
+    for row in rows:
+        assert {"engine", "architecture", "model_type", "served", "modalities"} <= set(row)
+        if row["served"]:
+            assert row["modalities"] and set(row["answered_by"]) == set(row["modalities"]) and "why_not" not in row
+        else:
+            assert row["why_not"] and not row["modalities"]
+
+
+def test_engines_architectures_for_one_release_says_how_each_modality_is_answered(capsys):
+    assert main(["engines", "--architectures", "--engine", "sglang==0.5.23", "--json"]) == 0
+    rows = {row["architecture"]: row for row in json.loads(capsys.readouterr().out)}
+    assert {row["engine"] for row in rows.values()} == {"sglang==0.5.23"}
+    kimi = rows["KimiK25ForConditionalGeneration"]  # SGLang ships Kimi-K2.5's vision_chunk under "image"
+    assert kimi["served"] and kimi["modalities"] == ["image"] and kimi["answered_by"] == {"image": "measured"}
+    assert not rows["Qwen3OmniMoeThinkerForConditionalGeneration"]["served"]
+
+
+def test_engines_architectures_as_text_heads_each_release_with_its_count(capsys):
+    assert main(["engines", "--architectures", "--engine", "vllm==0.32.0"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("vLLM 0.32.0: ") and out[0].endswith(" architectures served")
+    assert any("not served: " in line for line in out[1:])

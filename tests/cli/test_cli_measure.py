@@ -69,10 +69,11 @@ def test_text_only_model_gives_empty_widths_from_the_api():
     assert ecwidth.predict_widths(tiny_text_only()) == {}
 
 
-def test_unknown_multimodal_model_type_lists_supported(write_config, capsys):
-    config = {"model_type": "no_such_vlm", "vision_config": {}, "text_config": {}}
+def test_an_unknown_multimodal_model_type_points_to_the_family_list(write_config, capsys):
+    config = {"model_type": "llava_nxt", "vision_config": {}, "text_config": {}}
     assert main(["measure", "--config", str(write_config(config))]) == 2
-    assert "supported: " in _error(capsys)
+    error = _error(capsys)
+    assert "closest: llava_next" in error and "ecwidth models --families" in error and len(error) < 300
 
 
 def test_missing_field_is_named(write_config, capsys):

@@ -3,6 +3,7 @@
 import pytest
 from tiny_configs import tiny_config
 
+from ecwidth.engines import registry, releases
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.reading.configs import resolve_spec
@@ -21,5 +22,5 @@ def test_images_and_audio_are_predicted_at_the_text_hidden_size_and_not_measured
 @pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
 def test_no_vllm_release_loads_it_through_the_backend(release):
     adapter = adapter_for("apertus1p5")
-    assert adapter.serving[release].path == "backend"
+    assert registry.for_model_type(releases.release(release), adapter.model_types[0]).path == "backend"
     assert adapter.serving_for(release).serves is False  # the release's transformers pin predates the model type

@@ -73,7 +73,7 @@ def test_an_encoder_decoder_language_model_is_not_served(release):
     with pytest.raises(NotServedError, match="encoder-decoder language model"):
         predict_widths(raw, engine=release)
     adapter = adapter_for("blip-2")
-    assert not adapter.encoder_decoder_serving[release].serves
+    assert "encoder_decoder_lm" in adapter.serving_for(release).refuses
     assert adapter.check_served(resolve_spec(diff_style()).config, release).serves  # a decoder-only LM is
 
 

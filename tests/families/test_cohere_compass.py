@@ -5,7 +5,6 @@ from building import built, encoded
 from tiny_configs import tiny_config
 
 import ecwidth
-from ecwidth.engines.facts import PRUNING
 from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
@@ -68,5 +67,5 @@ def test_video_is_not_served_as_vllm_registers_images_only():
 
 def test_vllm_takes_pruning_and_sglang_does_not_serve_it():
     adapter = adapter_for("cohere_compass")
-    assert adapter.serving_for(VLLM_0_32).options == adapter.serving_for(VLLM_0_33).options == PRUNING
+    assert adapter.serving_for(VLLM_0_32).options == adapter.serving_for(VLLM_0_33).options == {"video_pruning_rate"}
     assert adapter.serving_for(SGLANG_0_5_23).serves is False

@@ -99,6 +99,7 @@ def test_measures_a_positive_width_per_modality_equal_to_the_prediction(model_ty
     adapter = adapter_for(model_type)
     config = resolve_spec(tiny_config(model_type)).config
     assert tuple(widths) == adapter.config_modalities(config)
+    assert set(widths) <= set(adapter.items) | set(adapter.takes), "declare the modalities a listing reads"
     assert widths, "a multimodal family measured no modality"
     assert all(isinstance(w, int) and w > 0 for w in widths.values())
     assert {m: predicted[m] for m in widths} == widths

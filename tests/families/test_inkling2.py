@@ -6,6 +6,7 @@ from building import build_on_cpu
 from tiny_configs import tiny_config
 
 import ecwidth
+from ecwidth.engines import registry, releases
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.errors import ConfigError
 from ecwidth.families.adapter import adapter_for
@@ -25,7 +26,10 @@ def test_images_ship_at_the_mergers_text_hidden_size(model_type):
 def test_no_vllm_release_can_load_them_through_its_backend(model_type, first):
     adapter = adapter_for(model_type)
     for release in (VLLM_0_32, VLLM_0_33):
-        assert adapter.serving[release].path == "backend" and adapter.serving[release].transformers == first
+        assert (
+            registry.for_model_type(releases.release(release), adapter.model_types[0]).path == "backend"
+            and registry.for_model_type(releases.release(release), adapter.model_types[0]).transformers == first
+        )
         assert not adapter.serving_for(release).serves  # the release's transformers pin ends before it
 
 

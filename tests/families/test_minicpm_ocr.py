@@ -5,6 +5,7 @@ import torch
 from building import build_on_cpu
 from tiny_configs import tiny_config
 
+from ecwidth.engines import registry, releases
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.minicpm_ocr import SCALE_RESOLUTION
@@ -30,5 +31,7 @@ def test_the_default_4x_mode_keeps_one_token_per_2x2_patches():
 @pytest.mark.parametrize(("release", "path"), [(VLLM_0_32, "backend"), (VLLM_0_33, "native")])
 def test_no_vllm_release_loads_it_under_its_own_transformers_pin(release, path):
     adapter = adapter_for("minicpm_ocr")
-    assert adapter.serving[release].path == path  # 0.33 gains a class of its own, on transformers' config
+    assert (
+        registry.for_model_type(releases.release(release), adapter.model_types[0]).path == path
+    )  # 0.33 gains a class of its own, on transformers' config
     assert adapter.serving_for(release).serves is False  # the release's pin predates the model type

@@ -5,6 +5,7 @@ import torch
 from building import build_on_cpu
 from tiny_configs import tiny_config
 
+from ecwidth.engines import registry, releases
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
@@ -21,7 +22,7 @@ def test_images_reach_the_lm_at_the_text_hidden_size():
 @pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
 def test_no_vllm_release_loads_it_through_the_backend(release):
     adapter = adapter_for("mistral_large4")
-    assert adapter.serving[release].path == "backend"
+    assert registry.for_model_type(releases.release(release), adapter.model_types[0]).path == "backend"
     assert adapter.serving_for(release).serves is False  # the release's transformers pin predates the model type
 
 

@@ -8,6 +8,7 @@ import torch
 from building import built
 from tiny_configs import tiny_config
 
+from ecwidth.engines import registry, releases
 from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
@@ -38,7 +39,7 @@ def test_a_clip_ships_one_row_per_hop_begun() -> None:
 
 def test_every_release_that_loads_it_ships_all_three_modalities_under_their_own_names() -> None:
     adapter = adapter_for("muse_spark")
-    assert adapter.serving[VLLM_0_32].path == "backend"
+    assert registry.for_model_type(releases.release(VLLM_0_32), adapter.model_types[0]).path == "backend"
     assert adapter.serving_for(VLLM_0_32).serves is False  # its transformers pin predates the model type
     for release in (VLLM_0_33, SGLANG_0_5_23):
         record = adapter.serving_for(release)

@@ -7,6 +7,7 @@ import torch
 from building import build_on_cpu, built
 from tiny_configs import tiny_config
 
+from ecwidth.engines import registry, releases
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
@@ -25,7 +26,7 @@ def test_audio_reaches_the_lm_at_the_text_hidden_size_not_the_conv_encoders() ->
 @pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
 def test_no_vllm_release_loads_it_through_the_backend(release) -> None:
     adapter = adapter_for("omniasr")
-    assert adapter.serving[release].path == "backend"
+    assert registry.for_model_type(releases.release(release), adapter.model_types[0]).path == "backend"
     assert adapter.serving_for(release).serves is False  # the release's transformers pin predates the model type
 
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from building import built, encoded
+import torch
+from building import build_on_cpu, built, encoded
 from tiny_configs import tiny_config
 
 from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
+from ecwidth.errors import NotServedError
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
-from ecwidth.measuring.measure import measure
+from ecwidth.measuring.measure import measure, measure_widths
 from ecwidth.reading.configs import resolve_spec
 
 
@@ -35,7 +37,6 @@ def with_widths(model_type: str, out_hidden: int | None = None, audio_out: int |
     [
         (with_widths("qwen2_5_omni"), "qwen2_5_omni"),
         (with_widths("qwen2_5_omni", out_hidden=64, audio_out=24), "qwen2_5_omni"),
-        (with_widths("qwen2_5_omni_thinker"), "qwen2_5_omni_thinker"),  # a thinker config on its own
     ],
 )
 def test_each_modality_ships_its_own_output_width(config: dict, model_type: str) -> None:
@@ -46,6 +47,16 @@ def test_each_modality_ships_its_own_output_width(config: dict, model_type: str)
     vision_width = vision["out_hidden_size"]
     assert result.widths == {"image": vision_width, "video": vision_width, "audio": audio["output_dim"]}
     assert result.lm_hidden_size == fields["text_config"]["hidden_size"]
+
+
+def test_a_bare_thinker_config_is_refused_as_unserved_yet_builds_to_the_whole_configs_widths() -> None:
+    config = with_widths("qwen2_5_omni_thinker")
+    with pytest.raises(NotServedError, match="qwen2_5_omni_thinker"):
+        measure(config, device="cpu")
+    with torch.inference_mode():
+        widths = measure_widths(build_on_cpu(config))
+    vision = config["vision_config"]["out_hidden_size"]
+    assert widths == {"image": vision, "video": vision, "audio": config["audio_config"]["output_dim"]}
 
 
 def test_minimal_vision_items_are_one_token_and_audio_tokens_follow_the_pooling() -> None:
@@ -75,8 +86,13 @@ def test_token_counts_follow_the_processor_settings() -> None:
     assert adapter.profile_tokens(config, "audio") == 750
 
 
-@pytest.mark.parametrize("model_type", ["qwen2_5_omni", "qwen2_5_omni_thinker"])
-def test_vllm_serves_the_thinker_and_sglang_has_no_class_for_it(model_type: str) -> None:
-    adapter = adapter_for(model_type)
+def test_vllm_serves_the_whole_config_and_sglang_has_no_class_for_it() -> None:
+    adapter = adapter_for("qwen2_5_omni")
     assert adapter.serving_for(VLLM_0_32).serves and adapter.serving_for(VLLM_0_33).serves
     assert adapter.serving_for(SGLANG_0_5_23).serves is False
+
+
+@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
+def test_a_bare_thinker_config_reaches_the_backend_which_its_transformers_pin_cannot_build(release: str) -> None:
+    record = adapter_for("qwen2_5_omni_thinker").serving_for(release)
+    assert not record.serves and "Transformers backend" in record.why_not and "5.21.0" in record.why_not

@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 import torch
-from building import built, encoded
+from building import build_on_cpu, built, encoded
 from tiny_configs import tiny_config
 
 from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
+from ecwidth.errors import NotServedError
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
-from ecwidth.measuring.measure import measure
+from ecwidth.measuring.measure import measure, measure_widths
 from ecwidth.reading.configs import resolve_spec
 
 
@@ -39,7 +40,6 @@ def vision_width(vision: dict[str, Any]) -> int:
         with_deepstack("qwen3_omni_moe", []),
         with_deepstack("qwen3_omni_moe", [1]),
         with_deepstack("qwen3_omni_moe", [0, 1, 2]),
-        with_deepstack("qwen3_omni_moe_thinker"),  # a thinker config on its own
     ],
 )
 def test_vision_packs_deepstack_and_audio_does_not(config: dict[str, Any]) -> None:
@@ -51,6 +51,16 @@ def test_vision_packs_deepstack_and_audio_does_not(config: dict[str, Any]) -> No
     assert result.widths == {"image": vision_width(vision), "video": vision_width(vision), "audio": audio["output_dim"]}
     assert result.deepstack_levels == {"image": levels, "video": levels, "audio": 0}
     assert result.lm_hidden_size == fields["text_config"]["hidden_size"]
+
+
+def test_a_bare_thinker_config_is_refused_as_unserved_yet_builds_to_the_whole_configs_widths() -> None:
+    config = with_deepstack("qwen3_omni_moe_thinker")
+    with pytest.raises(NotServedError, match="qwen3_omni_moe_thinker"):
+        measure(config, device="cpu")
+    with torch.inference_mode():
+        widths = measure_widths(build_on_cpu(config))
+    vision = vision_width(config["vision_config"])
+    assert widths == {"image": vision, "video": vision, "audio": config["audio_config"]["output_dim"]}
 
 
 def test_minimal_vision_items_are_one_token_and_audio_tokens_follow_the_chunks() -> None:
@@ -85,7 +95,9 @@ def test_token_counts_follow_the_processor_settings() -> None:
 
 
 @pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33, SGLANG_0_5_23])
-def test_a_bare_thinker_config_answers_as_the_whole_config_it_belongs_to(release: str) -> None:
+def test_only_the_whole_config_is_served_and_a_bare_thinker_config_says_why_not(release: str) -> None:
     whole, thinker = adapter_for("qwen3_omni_moe"), adapter_for("qwen3_omni_moe_thinker")
-    assert whole.serving_for(release) == thinker.serving_for(release)
     assert whole.serving_for(release).serves and not whole.serving_for(release).options
+    why = thinker.serving_for(release, "qwen3_omni_moe_thinker").why_not
+    assert not thinker.serving_for(release, "qwen3_omni_moe_thinker").serves
+    assert ("whitelist" in why) if release == SGLANG_0_5_23 else ("Transformers backend" in why and "5.21.0" in why)

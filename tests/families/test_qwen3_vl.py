@@ -13,7 +13,6 @@ import torch
 from building import built, encoded, randomize
 from tiny_configs import tiny_config
 
-from ecwidth.engines.facts import PRUNING
 from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
@@ -95,7 +94,7 @@ def test_token_counts_follow_the_published_processor_settings() -> None:
 def test_qwen3_5_alone_cannot_ship_pruned_videos_under_vllm(release: str) -> None:
     for model_type in MODEL_TYPES:
         record = adapter_for(model_type).serving_for(release)
-        assert record.options == PRUNING
+        assert record.options == {"video_pruning_rate"}
         expected = {"video_pruning_rate": {"video"}} if model_type.startswith("qwen3_5") else {}
         assert {option: set(whys) for option, whys in record.unserved_with.items()} == expected
 

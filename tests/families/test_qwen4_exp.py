@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from tiny_configs import deepstack_width, tiny_config
 
-from ecwidth.engines.facts import PRUNING
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure
@@ -36,4 +35,4 @@ def test_pruned_videos_get_qwen3_vl_s_five_channels() -> None:
 @pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
 def test_unlike_qwen3_5_its_pruned_videos_are_served(release: str) -> None:
     record = adapter_for("qwen4_exp").serving_for(release)
-    assert record.options == PRUNING and not record.unserved_with
+    assert record.options == {"video_pruning_rate"} and not record.unserved_with

@@ -61,9 +61,15 @@ def test_registry_serves_the_adapter_by_model_type():
     assert isinstance(adapter_for("ecwidth_toy"), ToyAdapter)
 
 
-def test_unknown_model_type_lists_supported_ones():
-    with pytest.raises(ecwidth.UnknownModelTypeError, match="supported: .*ecwidth_toy"):
-        adapter_for("not_a_family")
+def test_an_unknown_model_type_names_the_closest_ones_in_one_short_line():
+    with pytest.raises(ecwidth.UnknownModelTypeError) as caught:
+        adapter_for("qwen3vl")
+    message = str(caught.value)
+    assert "closest: qwen3_vl" in message and "ecwidth models --families" in message
+    assert len(message) < 200 and "\n" not in message
+    with pytest.raises(ecwidth.UnknownModelTypeError, match="lists all") as caught:
+        adapter_for("zzzz")
+    assert "closest" not in str(caught.value)
 
 
 def test_modalities_are_matched_case_insensitively():
