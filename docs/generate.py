@@ -53,7 +53,7 @@ SERVING_LABELS = {
     "files": "engine files",
 }
 #: The fields that place an entry in its release's registry, not facts about serving.
-REGISTRY_KEYS = frozenset({"architecture", "model_types", "family"})
+REGISTRY_KEYS = frozenset({"architecture", "model_types", "family", "only_when_named"})
 PATHS = {"native": "native class", "backend": "Transformers backend", "none": "not served"}
 #: Width-rule groups, in page order: (key, heading, what it means).
 GROUPS = (

@@ -40,9 +40,11 @@ FILES_JSON = ROOT / "ecwidth" / "engines" / "files.json"
 PROJECTS = {"vllm": "vllm", "sglang": "sglang"}
 #: Where each engine lists its architectures: the file, and the names of the dicts whose keys are architectures.
 REGISTRIES = {
-    "vllm": ("vllm/model_executor/models/registry.py", re.compile(r"_[A-Z_]*_MODELS$")),
-    "sglang": ("sglang/srt/arg_groups/pd_disaggregation_hook.py", None),
+    "vllm": "vllm/model_executor/models/registry.py",
+    "sglang": "sglang/srt/arg_groups/pd_disaggregation_hook.py",
 }
+#: The names of vLLM's registry dicts whose keys are architectures.
+VLLM_TABLES = re.compile(r"_[A-Z_]*_MODELS$")
 
 
 def parse_release(text: str) -> tuple[str, str]:
@@ -89,17 +91,64 @@ def hashes(wheel: zipfile.ZipFile, paths: list[str]) -> dict[str, str | None]:
 
 def architectures(engine: str, wheel: zipfile.ZipFile) -> set[str]:
     """The architectures the release registers (vLLM: every ``_*_MODELS`` dict; SGLang: the encoder whitelist)."""
-    path, dicts = REGISTRIES[engine]
-    tree = ast.parse(wheel.read(path))
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if dicts is not None and isinstance(node, ast.Assign | ast.AnnAssign):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(t, ast.Name) and dicts.match(t.id) for t in targets) and isinstance(node.value, ast.Dict):
-                found |= {k.value for k in node.value.keys if isinstance(k, ast.Constant)}
-        elif dicts is None and isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if re.fullmatch(r"[A-Z][A-Za-z0-9_]*For(ConditionalGeneration|CausalLM)", node.value):
-                found.add(node.value)
+    if engine == "vllm":
+        return {arch for table in vllm_registry(wheel).values() for arch in table}
+    tree = ast.parse(wheel.read(REGISTRIES[engine]))
+    pattern = re.compile(r"[A-Z][A-Za-z0-9_]*For(ConditionalGeneration|CausalLM)")
+    return {
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and pattern.fullmatch(n.value)
+    }
+
+
+def vllm_registry(wheel: zipfile.ZipFile) -> dict[str, dict[str, tuple[str, str]]]:
+    """``{dict name: {architecture: (module, class)}}`` for every ``_*_MODELS`` dict of vLLM's registry.py."""
+    tables: dict[str, dict[str, tuple[str, str]]] = {}
+    for node in ast.parse(wheel.read(REGISTRIES["vllm"])).body:
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
+        for target in targets:
+            if isinstance(target, ast.Name) and VLLM_TABLES.match(target.id) and isinstance(node.value, ast.Dict):
+                tables[target.id] = {
+                    k.value: tuple(ast.literal_eval(v)) if isinstance(v, ast.Tuple) else ("", "")
+                    for k, v in zip(node.value.keys, node.value.values)
+                    if isinstance(k, ast.Constant)
+                }
+    return tables
+
+
+def multimodal_architectures(engine: str, wheel: zipfile.ZipFile) -> set[str]:
+    """The architectures the release serves with multimodal input: for vLLM every ``_MULTIMODAL_MODELS`` key, the
+    ``_TEXT_GENERATION_MODELS`` keys whose class is ``SupportsMultiModal``, and the Transformers-backend keys
+    that name its multimodal class; for SGLang its encoder-disaggregation whitelist."""
+    if engine != "vllm":
+        return architectures(engine, wheel)
+    tables = vllm_registry(wheel)
+    bases = class_bases(wheel)
+
+    def multimodal(name: str, seen: frozenset[str] = frozenset()) -> bool:
+        return name not in seen and any(
+            b == "SupportsMultiModal" or multimodal(b, seen | {name}) for b in bases.get(name, ())
+        )
+
+    found = set(tables.get("_MULTIMODAL_MODELS", {}))
+    found |= {a for a, (_, cls) in tables.get("_TEXT_GENERATION_MODELS", {}).items() if multimodal(cls)}
+    found |= {a for a, (_, cls) in tables.get("_TRANSFORMERS_SUPPORTED_MODELS", {}).items() if "MultiModal" in cls}
+    return found
+
+
+def class_bases(wheel: zipfile.ZipFile) -> dict[str, list[str]]:
+    """``{class name: [base names]}`` over every model file of a vLLM wheel (names only: enough to follow a chain)."""
+    found: dict[str, list[str]] = {}
+    for name in wheel.namelist():
+        if name.endswith(".py") and name.startswith(("vllm/model_executor/models/", "vllm/models/")):
+            for node in ast.walk(ast.parse(wheel.read(name))):
+                if isinstance(node, ast.ClassDef):
+                    found.setdefault(node.name, []).extend(
+                        ast.unparse(b).split(".")[-1].split("[")[0] for b in node.bases
+                    )
     return found
 
 
@@ -156,6 +205,11 @@ def main(argv: list[str] | None = None) -> int:
         old, new = architectures(engine, old_wheel), architectures(engine, wheel)
         print(f"\narchitectures added: {len(new - old)}" + "".join(f"\n  + {a}" for a in sorted(new - old)))
         print(f"architectures removed: {len(old - new)}" + "".join(f"\n  - {a}" for a in sorted(old - new)))
+        served = multimodal_architectures(engine, wheel)
+        entries = registry.entries(against)
+        unanswered = sorted(served - set(entries))
+        print(f"\nmultimodal architectures the release registers: {len(served)}; without an entry in "
+              f"{against.file}: {len(unanswered)}" + "".join(f"\n  ? {a}" for a in unanswered))  # fmt: skip
     return 0
 
 

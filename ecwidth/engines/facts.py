@@ -51,8 +51,12 @@ class Serving:
     architecture: str = ""
     #: the ``model_type`` values whose configs carry this architecture.
     model_types: tuple[str, ...] = ()
-    #: the ``ecwidth.families`` module that answers for those model types.
+    #: the ``ecwidth.families`` module that answers for those model types (empty: an unserved architecture no
+    #: family answers, such as an encoder-decoder speech model).
     family: str = ""
+    #: picked only for a config whose ``architectures`` names it, never as its model type's entry (LightOnOCR's
+    #: configs say ``mistral3``, but Mistral 3 configs are answered by ``Mistral3ForConditionalGeneration``).
+    only_when_named: bool = False
 
     @property
     def serves(self) -> bool:

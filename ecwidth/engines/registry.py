@@ -24,14 +24,15 @@ from ecwidth.engines.releases import REGISTRIES, Release
 #: The fields an entry may hold; anything else is a typo in the file.
 _FIELDS = frozenset(
     {"model_type", "family", "path", "classes", "files", "ships", "why_not", "keys", "options", "unserved",
-     "unserved_with", "refuses", "transformers"}
+     "unserved_with", "refuses", "transformers", "only_when_named"}
 )  # fmt: skip
 
 
 def _entry(architecture: str, table: Mapping[str, Any], source: Path) -> Serving:
     unknown = sorted(set(table) - _FIELDS)
-    if unknown or "model_type" not in table or "family" not in table or "path" not in table:
-        raise ValueError(f"{source.name}: [architectures.{architecture}] needs model_type, family and path; "
+    needed = ("model_type", "path") + (("family",) if table.get("path") != "none" else ())
+    if unknown or any(name not in table for name in needed):
+        raise ValueError(f"{source.name}: [architectures.{architecture}] needs {', '.join(needed)}; "
                          f"unknown fields: {unknown}")  # fmt: skip
     model_types = table["model_type"]
     return Serving(
@@ -50,7 +51,8 @@ def _entry(architecture: str, table: Mapping[str, Any], source: Path) -> Serving
         transformers=table.get("transformers", ""),
         architecture=architecture,
         model_types=(model_types,) if isinstance(model_types, str) else tuple(model_types),
-        family=table["family"],
+        family=table.get("family", ""),
+        only_when_named=table.get("only_when_named", False),
     )
 
 
@@ -70,14 +72,32 @@ def entries(release: Release) -> Mapping[str, Serving]:
     return MappingProxyType(_read(REGISTRIES / release.file))
 
 
-def for_model_type(release: Release, model_type: str) -> Serving | None:
-    """The first entry (by architecture) whose configs are of ``model_type``; None where the release has none."""
-    return next((entry for entry in entries(release).values() if model_type in entry.model_types), None)
+def for_model_type(release: Release, model_type: str, architecture: str | None = None) -> Serving | None:
+    """The entry ``release`` answers a ``model_type`` config with: the one its ``architecture`` names where
+    that entry is for the type (the way the engine picks), else the first by architecture that is not
+    ``only_when_named``; None where the release has none."""
+    named = entries(release).get(architecture or "")
+    if named is not None and model_type in named.model_types:
+        return named
+    candidates = (e for e in entries(release).values() if model_type in e.model_types and not e.only_when_named)
+    return next(candidates, None)
+
+
+def for_architecture(architecture: str) -> Serving | None:
+    """The newest entry any release holds for ``architecture``: how a config whose model type no family
+    registers is matched to its family (vLLM picks the class by ``architectures``)."""
+    from ecwidth.engines.releases import RELEASES
+
+    found = (entries(release).get(architecture) for release in reversed(RELEASES))
+    return next((entry for entry in found if entry is not None), None)
 
 
 def classes_of(release: Release, model_types: tuple[str, ...]) -> tuple[str, ...]:
     """The engine classes ``release`` resolves any of ``model_types`` to, each once, in registry order."""
     found = (
-        c for entry in entries(release).values() if set(entry.model_types) & set(model_types) for c in entry.classes
+        c
+        for entry in entries(release).values()
+        if set(entry.model_types) & set(model_types) and not entry.only_when_named
+        for c in entry.classes
     )
     return tuple(dict.fromkeys(found))

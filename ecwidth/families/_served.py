@@ -26,9 +26,12 @@ class ServedByReleases:
 
     model_types: ClassVar[tuple[str, ...]] = ()
 
-    def serving_for(self, release: Release | str | None = None, model_type: str | None = None) -> Serving:
+    def serving_for(
+        self, release: Release | str | None = None, model_type: str | None = None, architecture: str | None = None
+    ) -> Serving:
         """How ``release`` (a ``Release`` or a name ``releases.release`` takes; default: the newest vLLM) serves
-        ``model_type`` (default: the family's first): its registry entry, or not served where it has none
+        ``model_type`` (default: the family's first) in a config naming ``architecture``: its registry entry
+        (``registry.for_model_type``), or not served where it has none
         (``Release.unlisted`` says why) or where the release's declared transformers pin excludes the classes
         its path loads.
 
@@ -36,7 +39,7 @@ class ServedByReleases:
             UnknownEngineError: ``release`` names no known release.
         """
         chosen = releases.release(release)
-        record = registry.for_model_type(chosen, model_type or self.model_types[0])
+        record = registry.for_model_type(chosen, model_type or self.model_types[0], architecture)
         if record is None:
             return not_served(chosen.unlisted)
         if record.serves and record.transformers and not chosen.admits_transformers(record.transformers):
@@ -69,7 +72,8 @@ class ServedByReleases:
             NotServedError: The release does not serve it; says why.
         """
         chosen = releases.release(release)
-        record = self.serving_for(chosen, config.model_type)
+        named = getattr(config, "architectures", None) or [None]
+        record = self.serving_for(chosen, config.model_type, named[0])
         if not record.serves:
             raise NotServedError(f"{chosen} does not serve model_type {config.model_type!r}: {record.why_not}")
         return record
