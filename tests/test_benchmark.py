@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from tiny_configs import tiny_qwen3_vl
-from toy import ToyConfig
 
 from ecwidth.families.adapter import find_adapter
+from tests.tiny_configs import tiny_qwen3_vl
+from tests.toy import ToyConfig
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "measure_cost.py"
 COST_KEYS = {"build_s", "encode_s", "peak_rss_bytes", "tokens"}

@@ -85,9 +85,8 @@ def test_unsupported_dtypes_are_value_errors_listing_the_supported(dtype):
 
 
 def test_an_export_onto_its_own_input_is_refused(tmp_path, capsys):
-    from width_tables import toy_row
-
     from ecwidth.records.table import WidthTable
+    from tests.width_tables import toy_row
 
     path = tmp_path / "widths.csv"
     WidthTable([toy_row("toy-a", "image", 64)]).to_csv(path)
@@ -111,9 +110,8 @@ def test_a_stage_past_its_timeout_ends_naming_the_model_and_the_stage(monkeypatc
     import importlib
     import time
 
-    from tiny_configs import tiny_config
-
     from ecwidth.measuring.deadline import DeadlineExceeded
+    from tests.tiny_configs import tiny_config
 
     measuring = importlib.import_module("ecwidth.measuring.measure")  # the module; ecwidth.measure is the function
     slow = "_build" if stage.startswith("building") else "measure_widths"
@@ -134,7 +132,7 @@ def test_a_stage_past_its_timeout_ends_naming_the_model_and_the_stage(monkeypatc
 def test_weights_past_the_machine_are_refused_before_any_storage(tmp_path, capsys):
     import json
 
-    from tiny_configs import tiny_config
+    from tests.tiny_configs import tiny_config
 
     config = tiny_config("qwen3_vl")
     config["vision_config"].update(hidden_size=8192, intermediate_size=32768, depth=120, num_heads=64)
@@ -148,7 +146,7 @@ def test_weights_past_the_machine_are_refused_before_any_storage(tmp_path, capsy
 def test_max_memory_sets_the_limit(tmp_path, capsys):
     import json
 
-    from tiny_configs import tiny_config
+    from tests.tiny_configs import tiny_config
 
     path = tmp_path / "config.json"
     path.write_text(json.dumps(tiny_config("qwen3_vl")))
@@ -228,18 +226,16 @@ def test_reconcile_takes_any_iterable_of_reports():
 
 @pytest.mark.parametrize("modalities", ["image", "IMAGE", ("image",)])
 def test_one_modality_is_one_modality_not_its_letters(modalities):
-    from tiny_configs import tiny_config
-
     from ecwidth import measure
+    from tests.tiny_configs import tiny_config
 
     assert list(measure(tiny_config("qwen3_vl"), modalities, device="cpu").widths) == ["image"]
 
 
 @pytest.mark.parametrize("limit", [float("nan"), -1, 0, "1GiB", True])
 def test_a_max_memory_that_is_no_byte_count_is_refused(limit):
-    from tiny_configs import tiny_config
-
     from ecwidth import measure
+    from tests.tiny_configs import tiny_config
 
     with pytest.raises(ValueError, match="max_memory must be a positive int of bytes"):
         measure(tiny_config("qwen3_vl"), device="cpu", max_memory=limit)
@@ -299,7 +295,7 @@ def test_sigterm_or_sighup_on_a_survey_in_workers_ends_them_all_in_one_line(tmp_
     import json
     import time
 
-    from tiny_configs import tiny_config
+    from tests.tiny_configs import tiny_config
 
     models = []
     for name in ("one", "two"):
@@ -402,10 +398,9 @@ def test_option_values_past_any_real_value_are_one_error_line(capsys, option):
     ids=["timeout", "negative-timeout", "rate", "negative-rate"],
 )
 def test_python_values_past_any_real_value_are_ecwidth_errors_not_overflow(call):
-    from tiny_configs import tiny_config
-
     from ecwidth import measure
     from ecwidth.errors import EcwidthError
+    from tests.tiny_configs import tiny_config
 
     with pytest.raises(EcwidthError) as error:
         call(measure, tiny_config("qwen3_vl"))

@@ -6,9 +6,9 @@ import json
 import re
 
 import pytest
-from tiny_configs import tiny_config
 
 from ecwidth.cli.commands import build_parser, main
+from tests.tiny_configs import tiny_config
 
 WORKFLOW_ORDER = ["models", "engines", "predict", "measure", "size", "survey", "lookup", "export"]
 

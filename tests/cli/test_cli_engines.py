@@ -3,13 +3,13 @@
 import json
 
 import pytest
-from tiny_configs import deepstack_width, tiny_config, tiny_qwen3_vl
 
 from ecwidth.cli.commands import main
 from ecwidth.engines.releases import DEFAULT, RELEASES
 from ecwidth.families.adapter import supported_model_types
 from ecwidth.reading.catalog import catalog_entry
 from ecwidth.records.table import WidthTable
+from tests.tiny_configs import deepstack_width, tiny_config, tiny_qwen3_vl
 
 
 @pytest.fixture

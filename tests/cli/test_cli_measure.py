@@ -6,10 +6,10 @@ import sys
 import warnings
 
 import pytest
-from tiny_configs import deepstack_width, tiny_config, tiny_qwen3_vl, tiny_text_only
 
 from ecwidth.cli.commands import main
 from ecwidth.reading.catalog import catalog_names
+from tests.tiny_configs import deepstack_width, tiny_config, tiny_qwen3_vl, tiny_text_only
 
 
 @pytest.fixture

@@ -8,13 +8,13 @@ patches at ``patch_size`` 16).
 import json
 
 import pytest
-from tiny_configs import tiny_qwen3_vl, tiny_text_only
-from width_tables import table_of, toy_row
 
 from ecwidth.cli.commands import main
 from ecwidth.reading.catalog import catalog_entry
 from ecwidth.records.table import WidthTable
 from ecwidth.serving import sizing
+from tests.tiny_configs import tiny_qwen3_vl, tiny_text_only
+from tests.width_tables import table_of, toy_row
 
 DEEPSTACK = "qwen3-vl-2b-instruct"
 

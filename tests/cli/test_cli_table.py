@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from width_tables import toy_row
 
 from ecwidth.cli.commands import main
 from ecwidth.engines.releases import DEFAULT
 from ecwidth.records.table import WidthTable
+from tests.width_tables import toy_row
 
 REPO = Path(__file__).resolve().parents[2]
 

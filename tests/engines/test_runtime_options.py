@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 import torch
-from tiny_configs import deepstack_width, tiny_config
 
 from ecwidth.engines.runtime import RuntimeOptions
 from ecwidth.errors import UnsupportedOptionError
 from ecwidth.families.packing import mrope_position_channels
 from ecwidth.measuring.measure import measure
 from ecwidth.measuring.predict import predict_widths
+from tests.tiny_configs import deepstack_width, tiny_config
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,6 @@
 """Alpamayo 2 Super: transformers' Qwen3-VL tower built from the nested ``vlm_config``, images only, DeepStack packed."""
 
 import pytest
-from tiny_configs import tiny_config
 
 import ecwidth
 from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
@@ -10,6 +9,7 @@ from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.predict import predict_widths
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 
 def nested_qwen3_vl(raw: dict) -> dict:

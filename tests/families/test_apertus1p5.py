@@ -1,12 +1,12 @@
 """Apertus 1.5: image and audio features are LM token embeddings; predicted at the text width, never measured."""
 
 import pytest
-from tiny_configs import tiny_config
 
 from ecwidth.engines import registry, releases
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 
 def test_images_and_audio_are_predicted_at_the_text_hidden_size_and_not_measured():

@@ -1,12 +1,12 @@
 """Aria at tiny scale: projector queries at the text width; the query count follows the crop's patches."""
 
 import torch
-from building import built
-from tiny_configs import tiny_config
 
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
+from tests.building import built
+from tests.tiny_configs import tiny_config
 
 
 def test_width_is_the_text_hidden_size():

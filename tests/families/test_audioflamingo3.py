@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import torch
-from building import built
-from tiny_configs import tiny_config
 
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
+from tests.building import built
+from tests.tiny_configs import tiny_config
 
 
 def test_width_is_the_lm_hidden_size() -> None:

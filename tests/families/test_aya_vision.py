@@ -1,8 +1,7 @@
 """Aya Vision at tiny scale: the pixel-shuffle SwiGLU projector's output, at the text width."""
 
-from tiny_configs import tiny_config
-
 import ecwidth
+from tests.tiny_configs import tiny_config
 
 
 def test_images_ship_at_the_text_hidden_size_not_a_projector_width():

@@ -4,7 +4,6 @@ import copy
 import json
 
 import pytest
-from tiny_configs import tiny_config
 
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.errors import NotServedError
@@ -13,6 +12,7 @@ from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
 from ecwidth.measuring.predict import predict_widths
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 
 def test_width_is_the_text_hidden_size():

@@ -1,11 +1,10 @@
 """Command-A Vision at tiny scale: SigLIP tiles, pixel shuffle and a SwiGLU projector, at the text width."""
 
-from tiny_configs import tiny_config
-
 import ecwidth
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 
 def test_images_ship_at_the_text_hidden_size_not_a_projector_width():

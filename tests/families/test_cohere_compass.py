@@ -1,14 +1,14 @@
 """Cohere Compass at tiny scale: main features plus every DeepStack level, on the last dim."""
 
 import pytest
-from building import built, encoded
-from tiny_configs import tiny_config
 
 import ecwidth
 from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.reading.configs import resolve_spec
+from tests.building import built, encoded
+from tests.tiny_configs import tiny_config
 
 
 def with_deepstack(levels: list[int]) -> dict:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from tiny_configs import tiny_config
-
 from ecwidth.measuring.measure import measure
+from tests.tiny_configs import tiny_config
 
 
 def test_width_packs_every_deepstack_level() -> None:

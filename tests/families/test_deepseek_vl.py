@@ -1,8 +1,7 @@
 """DeepSeek-VL at tiny scale: the aligner's output, at the text width, not SigLIP's."""
 
-from tiny_configs import tiny_config
-
 import ecwidth
+from tests.tiny_configs import tiny_config
 
 
 def test_images_ship_at_the_text_hidden_size():

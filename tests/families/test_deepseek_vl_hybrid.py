@@ -1,10 +1,9 @@
 """DeepSeek-VL hybrid at tiny scale: the aligner joins both towers' halves at the text width."""
 
-from building import build_on_cpu
-from tiny_configs import tiny_config
-
 import ecwidth
 from ecwidth.measuring.measure import dummy_shapes
+from tests.building import build_on_cpu
+from tests.tiny_configs import tiny_config
 
 
 def test_images_ship_at_the_text_hidden_size_not_a_half_or_the_sam_projection():

@@ -1,10 +1,10 @@
 """DiffusionGemma at tiny scale: Gemma 4's vision path, image and video, at the text width; no audio."""
 
 import torch
-from building import built
-from tiny_configs import tiny_config
 
 from ecwidth.measuring.measure import measure
+from tests.building import built
+from tests.tiny_configs import tiny_config
 
 
 def test_image_and_video_at_the_text_width():

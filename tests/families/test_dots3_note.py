@@ -6,13 +6,13 @@ import json
 from pathlib import Path
 
 import torch
-from building import built
 
 from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
+from tests.building import built
 
 TINY = Path(__file__).parents[1] / "tiny" / "dots3_note.json"
 

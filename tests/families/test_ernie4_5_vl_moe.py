@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 import torch
-from building import build_on_cpu, built
-from tiny_configs import tiny_config
 
 from ecwidth.engines.releases import RELEASES
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure_widths
+from tests.building import build_on_cpu, built
+from tests.tiny_configs import tiny_config
 
 
 def test_width_is_the_text_hidden_size_not_the_resampler_inside() -> None:

@@ -6,7 +6,6 @@ import copy
 import json
 
 import pytest
-from tiny_configs import tiny_config
 
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.errors import UnsupportedOptionError
@@ -15,6 +14,7 @@ from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
 from ecwidth.measuring.predict import predict_widths
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 #: Qwen2.5-VL's pruning channels on an image: frame, row, column and merged width (``qwen2_5_vl.py``).
 MROPE_CHANNELS = 4

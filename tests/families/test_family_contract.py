@@ -22,8 +22,6 @@ from pathlib import Path
 import pytest
 import torch
 import transformers
-from building import build_on_cpu
-from tiny_configs import measurable_model_types, tiny_config, tiny_model_types
 
 from ecwidth.engines import releases
 from ecwidth.engines.releases import Release
@@ -34,6 +32,8 @@ from ecwidth.measuring.predict import predict_widths
 from ecwidth.reading.catalog import catalog_entry, catalog_names
 from ecwidth.reading.configs import resolve_spec
 from ecwidth.records.table import WidthTable
+from tests.building import build_on_cpu
+from tests.tiny_configs import measurable_model_types, tiny_config, tiny_model_types
 
 #: The committed survey (``make tables``), which every catalog model must still measure.
 COMMITTED = Path(__file__).resolve().parents[2] / "tables" / "encoder_widths.json"

@@ -2,12 +2,12 @@
 
 import pytest
 import torch
-from building import build_on_cpu, built
-from tiny_configs import tiny_config
 
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure_widths
+from tests.building import build_on_cpu, built
+from tests.tiny_configs import tiny_config
 
 
 def test_patches_reach_the_lm_at_the_text_hidden_size_not_the_patch_size():

@@ -1,11 +1,10 @@
 """Gemma 4 at tiny scale: every modality through its embedder to the text width; token rules as vLLM counts."""
 
-from tiny_configs import tiny_config
-
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 
 def test_every_modality_is_the_text_width_not_the_tower_or_projection_width():

@@ -1,10 +1,9 @@
 """Gemma 4 Unified at tiny scale: encoder-free embedders, every modality at the text width."""
 
-from tiny_configs import tiny_config
-
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 
 def test_every_modality_is_the_text_width_not_the_embedder_inputs():

@@ -1,12 +1,12 @@
 """GLM-4.6V's transformers port through vLLM's Transformers backend: the GLM-4V merger's width, no pruning option."""
 
 import pytest
-from tiny_configs import tiny_config
 
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.errors import UnsupportedOptionError
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure
+from tests.tiny_configs import tiny_config
 
 
 @pytest.mark.parametrize("model_type", ["glm46v", "glmga"])

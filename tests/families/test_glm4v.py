@@ -8,13 +8,13 @@ nor the LM's.
 from __future__ import annotations
 
 import pytest
-from tiny_configs import tiny_config
 
 from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 MODEL_TYPES = ("glm4v", "glm4v_moe", "glm_ocr", "glm5_next")
 

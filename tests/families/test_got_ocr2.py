@@ -1,8 +1,7 @@
 """GOT-OCR 2.0 at tiny scale: the conv projector's output, at the text width, not the tower's channels."""
 
-from tiny_configs import tiny_config
-
 import ecwidth
+from tests.tiny_configs import tiny_config
 
 
 def test_images_ship_at_the_text_hidden_size():

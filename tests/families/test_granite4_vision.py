@@ -2,13 +2,13 @@
 
 import pytest
 import torch
-from building import build_on_cpu, encoded, randomize
-from tiny_configs import tiny_config
 
 import ecwidth
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.reading.configs import resolve_spec
+from tests.building import build_on_cpu, encoded, randomize
+from tests.tiny_configs import tiny_config
 
 # The tiny config: an 8 x 8 patch grid a 64 px tile, downsampled 2/4 to 4 x 4 tokens; maps at layers 2, 0 and 3, 4, 5.
 

@@ -2,14 +2,14 @@
 
 import pytest
 import torch
-from building import build_on_cpu, built
-from tiny_configs import tiny_config
 
 from ecwidth.engines import registry, releases
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure_widths
 from ecwidth.reading.configs import resolve_spec
+from tests.building import build_on_cpu, built
+from tests.tiny_configs import tiny_config
 
 
 def test_images_ship_at_out_hidden_size_without_the_deepstack_levels():

@@ -1,10 +1,9 @@
 """HunYuan-VL at tiny scale: the merger ships the text hidden size, whatever out_hidden_size or a stale text_hidden_size say."""
 
-from building import build_on_cpu
-from tiny_configs import tiny_config
-
 import ecwidth
 from ecwidth.measuring.measure import dummy_shapes
+from tests.building import build_on_cpu
+from tests.tiny_configs import tiny_config
 
 
 def test_images_ship_at_the_text_hidden_size():

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from tiny_configs import tiny_config
-
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 
 def test_width_is_the_text_hidden_size():

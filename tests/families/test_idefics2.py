@@ -1,13 +1,12 @@
 """Idefics2 at tiny scale: the perceiver's latents at the text width, neither the tower's nor the MLP's inner width."""
 
-from building import build_on_cpu
-from tiny_configs import tiny_config
-
 import ecwidth
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import dummy_shapes
 from ecwidth.reading.configs import resolve_spec
+from tests.building import build_on_cpu
+from tests.tiny_configs import tiny_config
 
 
 def test_images_ship_at_the_text_hidden_size():

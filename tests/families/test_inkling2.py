@@ -2,8 +2,6 @@
 
 import pytest
 import torch
-from building import build_on_cpu
-from tiny_configs import tiny_config
 
 import ecwidth
 from ecwidth.engines import registry, releases
@@ -11,6 +9,8 @@ from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.errors import ConfigError
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure_widths
+from tests.building import build_on_cpu
+from tests.tiny_configs import tiny_config
 
 
 @pytest.mark.parametrize("model_type", ["inkling2", "inkling2_loop"])

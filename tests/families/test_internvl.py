@@ -1,13 +1,13 @@
 """InternVL at tiny scale: InternViT tiles pixel-shuffled and projected, images and videos at the text width."""
 
 import pytest
-from building import built, encoded
-from tiny_configs import tiny_config
 
 import ecwidth
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.reading.configs import resolve_spec
+from tests.building import built, encoded
+from tests.tiny_configs import tiny_config
 
 
 @pytest.fixture(scope="module")

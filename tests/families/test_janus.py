@@ -1,8 +1,7 @@
 """Janus at tiny scale: the aligner's projection_dim is the width, whatever the text hidden size."""
 
-from tiny_configs import tiny_config
-
 import ecwidth
+from tests.tiny_configs import tiny_config
 
 
 def test_images_ship_at_the_aligner_projection_dim():

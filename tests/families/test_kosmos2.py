@@ -2,12 +2,12 @@
 
 import pytest
 import torch
-from building import build_on_cpu
-from tiny_configs import tiny_config
 
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import dummy_shapes, measure_widths
+from tests.building import build_on_cpu
+from tests.tiny_configs import tiny_config
 
 
 @pytest.mark.parametrize("model_type", ["kosmos-2", "kosmos-2.5"])

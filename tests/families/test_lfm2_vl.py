@@ -1,11 +1,11 @@
 """LFM2-VL at tiny scale: SigLIP2 NaFlex patches, pixel unshuffle and a two-layer projector, at the text width."""
 
 import torch
-from building import build_on_cpu
-from tiny_configs import tiny_config
 
 import ecwidth
 from ecwidth.families.adapter import adapter_for
+from tests.building import build_on_cpu
+from tests.tiny_configs import tiny_config
 
 
 def test_images_ship_at_the_text_hidden_size_not_the_unshuffled_width():

@@ -2,8 +2,6 @@
 
 import pytest
 import torch
-from building import build_on_cpu
-from tiny_configs import tiny_config
 
 from ecwidth.engines import registry, releases
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
@@ -12,6 +10,8 @@ from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure_widths
 from ecwidth.reading.configs import resolve_spec
+from tests.building import build_on_cpu
+from tests.tiny_configs import tiny_config
 
 
 def test_images_and_videos_reach_the_lm_at_the_text_hidden_size():

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import torch
-from building import built
-from tiny_configs import tiny_config
 
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
+from tests.building import built
+from tests.tiny_configs import tiny_config
 
 
 def test_width_is_the_lm_hidden_size() -> None:

@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 import torch
-from building import built, encoded
-from tiny_configs import tiny_config
 
 from ecwidth.families._tiles import small_tiles
 from ecwidth.families.adapter import FamilyAdapter, adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
+from tests.building import built, encoded
+from tests.tiny_configs import tiny_config
 
 #: The tiny configs: LLaVA-1.5's shape (a CLIP tower, 4×4 patches and a CLS row that ``default`` selection
 #: drops), LLaVA-v1.6's at 56-pixel tiles (the published grid resolutions divided by 6), OneVision's (a SigLIP

@@ -1,12 +1,12 @@
 """LLaVA-NeXT-Video at tiny scale: videos only (as vLLM serves it), pooled frames at the text width."""
 
 import pytest
-from tiny_configs import tiny_config
 
 import ecwidth
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 
 @pytest.mark.parametrize("mode", ["average", "max", "conv"])

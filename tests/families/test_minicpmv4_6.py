@@ -2,11 +2,11 @@
 
 import pytest
 import torch
-from building import build_on_cpu
-from tiny_configs import tiny_config
 
 import ecwidth
 from ecwidth.families.adapter import adapter_for
+from tests.building import build_on_cpu
+from tests.tiny_configs import tiny_config
 
 
 @pytest.mark.parametrize("model_type", ["minicpmv4_6", "minicpmv4_7"])

@@ -1,13 +1,13 @@
 """Mistral 3 at tiny scale: Pixtral patches merged 2 x 2 and projected to the text width."""
 
 import pytest
-from building import built, encoded
-from tiny_configs import tiny_config
 
 import ecwidth
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.reading.configs import resolve_spec
+from tests.building import built, encoded
+from tests.tiny_configs import tiny_config
 
 
 def test_image_ships_at_the_text_hidden_size():

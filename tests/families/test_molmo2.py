@@ -1,11 +1,11 @@
 """Molmo2 at tiny scale: pooled multi-layer crop features projected to adapter_config.text_hidden_size."""
 
 import torch
-from building import build_on_cpu
-from tiny_configs import tiny_config
 
 import ecwidth
 from ecwidth.families.adapter import adapter_for
+from tests.building import build_on_cpu
+from tests.tiny_configs import tiny_config
 
 
 def test_width_is_the_adapters_text_hidden_size():

@@ -1,12 +1,12 @@
 """MOSS-Audio: engine only; the width is predicted from vLLM's DeepStack formula and never measured."""
 
 import pytest
-from tiny_configs import tiny_config
 
 import ecwidth
 from ecwidth.errors import UnmeasurableError
 from ecwidth.measuring.predict import predict_widths
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 
 def expected_width(raw: dict) -> int:

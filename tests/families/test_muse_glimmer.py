@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from building import built
-from tiny_configs import tiny_config
-
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure
 from ecwidth.measuring.predict import predict_widths
+from tests.building import built
+from tests.tiny_configs import tiny_config
 
 
 def test_width_is_the_text_hidden_size():

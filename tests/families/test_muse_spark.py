@@ -5,8 +5,6 @@ from __future__ import annotations
 import math
 
 import torch
-from building import built
-from tiny_configs import tiny_config
 
 from ecwidth.engines import registry, releases
 from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
@@ -14,6 +12,8 @@ from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
 from ecwidth.measuring.predict import predict_widths
+from tests.building import built
+from tests.tiny_configs import tiny_config
 
 
 def test_vision_ships_the_text_width_and_audio_its_towers_proj() -> None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 import torch
-from building import build_on_cpu, built, randomize
-from tiny_configs import tiny_config
 
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure_widths
+from tests.building import build_on_cpu, built, randomize
+from tests.tiny_configs import tiny_config
 
 
 def test_audio_reaches_the_lm_at_the_text_hidden_size() -> None:

@@ -6,14 +6,14 @@ import math
 
 import pytest
 import torch
-from building import build_on_cpu, built
-from tiny_configs import tiny_config
 
 from ecwidth.engines import registry, releases
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure_widths
+from tests.building import build_on_cpu, built
+from tests.tiny_configs import tiny_config
 
 
 def test_audio_reaches_the_lm_at_the_text_hidden_size() -> None:

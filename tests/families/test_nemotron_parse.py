@@ -3,13 +3,13 @@
 import copy
 
 import pytest
-from tiny_configs import tiny_config
 
 from ecwidth.engines.releases import VLLM_0_32
 from ecwidth.errors import ConfigError, NotServedError
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.predict import predict_widths
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 
 def test_the_prefix_is_predicted_at_the_decoders_width():

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 import torch
-from building import build_on_cpu, built
-from tiny_configs import tiny_config
 
 from ecwidth.engines import registry, releases
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
@@ -13,6 +11,8 @@ from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure_widths
 from ecwidth.reading.configs import resolve_spec
+from tests.building import build_on_cpu, built
+from tests.tiny_configs import tiny_config
 
 
 def test_audio_reaches_the_lm_at_the_text_hidden_size_not_the_conv_encoders() -> None:

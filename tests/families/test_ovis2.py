@@ -1,10 +1,9 @@
 """Ovis2's port at tiny scale: the visual embedding table's hidden_size, not the text model's or the tower's."""
 
-from building import build_on_cpu
-from tiny_configs import tiny_config
-
 import ecwidth
 from ecwidth.measuring.measure import dummy_shapes
+from tests.building import build_on_cpu
+from tests.tiny_configs import tiny_config
 
 
 def test_images_ship_at_the_top_level_hidden_size_not_the_stacked_patches():

@@ -1,11 +1,10 @@
 """PaliGemma at tiny scale: the top-level projection_dim is the width, not the nested one nor the text width."""
 
-from tiny_configs import tiny_config
-
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 
 def test_width_is_the_top_level_projection_dim():

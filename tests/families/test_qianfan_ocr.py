@@ -1,13 +1,12 @@
 """Qianfan-OCR at tiny scale: InternViT tiles, pixel shuffle and mlp1, images only, at the text width."""
 
-from tiny_configs import tiny_config
-
 import ecwidth
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.predict import predict_widths
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 
 def test_images_ship_at_the_text_hidden_size_not_the_shuffled_vit_width():

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import pytest
 import torch
-from building import built, encoded
-from tiny_configs import tiny_config
 
 from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
+from tests.building import built, encoded
+from tests.tiny_configs import tiny_config
 
 # Qwen2-VL's tiny config is flat, as the published config.json (text fields at the top level);
 # Qwen2.5-VL's nested, as transformers 5 saves it (text fields under text_config).

@@ -10,8 +10,6 @@ from typing import Any
 
 import pytest
 import torch
-from building import build_on_cpu, built, encoded
-from tiny_configs import tiny_config
 
 from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.errors import NotServedError
@@ -19,6 +17,8 @@ from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure, measure_widths
 from ecwidth.reading.configs import resolve_spec
+from tests.building import build_on_cpu, built, encoded
+from tests.tiny_configs import tiny_config
 
 
 def with_deepstack(model_type: str, levels: list[int] | None = None) -> dict[str, Any]:

@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 import torch
-from building import built, encoded, randomize
-from tiny_configs import tiny_config
 
 from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
+from tests.building import built, encoded, randomize
+from tests.tiny_configs import tiny_config
 
 MODEL_TYPES = ("qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe")
 

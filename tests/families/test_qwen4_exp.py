@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from tiny_configs import deepstack_width, tiny_config
 
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure
+from tests.tiny_configs import deepstack_width, tiny_config
 
 
 def test_listed_levels_are_packed_as_vllm_ships_them() -> None:

@@ -1,8 +1,7 @@
 """Every model family of the model-families issue has a registered adapter and a tiny config, so the contract runs."""
 
-from tiny_configs import tiny_model_types
-
 from ecwidth.families.adapter import supported_model_types
+from tests.tiny_configs import tiny_model_types
 
 # The issue's table, one config model_type per row entry.
 ISSUE_MODEL_TYPES = (

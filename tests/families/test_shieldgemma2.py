@@ -1,10 +1,9 @@
 """ShieldGemma 2 at tiny scale: served as Gemma 3, so the text width, not SigLIP's."""
 
-from tiny_configs import tiny_config
-
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 
 def test_width_is_the_text_hidden_size():

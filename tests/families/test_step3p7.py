@@ -1,11 +1,11 @@
 """Step3p7 at tiny scale: a ViT, two conv downsamplers (channels ×4) and one linear to the text width."""
 
 import torch
-from building import build_on_cpu
-from tiny_configs import tiny_config
 
 import ecwidth
 from ecwidth.families.adapter import adapter_for
+from tests.building import build_on_cpu
+from tests.tiny_configs import tiny_config
 
 
 def test_images_ship_at_the_text_hidden_size_not_the_downsampled_vit_width():

@@ -1,13 +1,13 @@
 """Step5-VL: engine only; the width is predicted from the engine's projector, the text hidden size, never measured."""
 
 import pytest
-from tiny_configs import tiny_config
 
 import ecwidth
 from ecwidth.engines.releases import VLLM_0_32
 from ecwidth.errors import NotServedError, UnmeasurableError
 from ecwidth.measuring.predict import predict_widths
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 
 def test_images_are_predicted_at_the_text_hidden_size():

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import torch
-from building import built
-from tiny_configs import tiny_config
 
 from ecwidth.measuring.measure import measure
+from tests.building import built
+from tests.tiny_configs import tiny_config
 
 
 def test_width_is_the_lm_hidden_size_not_the_projectors_input() -> None:

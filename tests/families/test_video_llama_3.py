@@ -1,11 +1,10 @@
 """VideoLLaMA3 at tiny scale: the projector at the text width; images merge by 1, videos by 2."""
 
-from building import build_on_cpu
-from tiny_configs import tiny_config
-
 import ecwidth
 from ecwidth.families.video_llama_3 import IMAGE_MERGE, VIDEO_MERGE
 from ecwidth.measuring.measure import dummy_shapes
+from tests.building import build_on_cpu
+from tests.tiny_configs import tiny_config
 
 
 def test_images_and_videos_ship_at_the_text_hidden_size():

@@ -1,13 +1,13 @@
 """Video-LLaVA at tiny scale: image and video at the text width; a video frame keeps the CLS row an image drops."""
 
 import numpy as np
-from building import build_on_cpu
-from tiny_configs import tiny_config
 from transformers.models.video_llava.image_processing_video_llava import VideoLlavaImageProcessor
 
 import ecwidth
 from ecwidth.families.video_llava import BACKEND_IMAGE_KWARGS
 from ecwidth.measuring.measure import dummy_shapes
+from tests.building import build_on_cpu
+from tests.tiny_configs import tiny_config
 
 #: The keys the Transformers backend's ``_process_image_input`` takes an image from.
 BACKEND_IMAGE_KEYS = ("pixel_values", "image_patches")

@@ -1,11 +1,10 @@
 """VipLLaVA at tiny scale: the projector's output, at the text width, not its multi-layer input."""
 
-from tiny_configs import tiny_config
-
 import ecwidth
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 
 def test_images_ship_at_the_text_hidden_size_not_the_projectors_input():

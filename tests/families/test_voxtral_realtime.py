@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from tiny_configs import tiny_config
-
 from ecwidth.measuring.measure import measure
+from tests.tiny_configs import tiny_config
 
 
 def test_width_is_the_lm_hidden_size_not_the_pooled_conv_rows_vllm_ships_natively() -> None:

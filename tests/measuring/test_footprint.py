@@ -2,14 +2,14 @@
 
 import pytest
 import torch
-from building import built
-from tiny_configs import tiny_config
 from torch.utils._pytree import tree_leaves
 
 from ecwidth.errors import ResourceError
 from ecwidth.measuring.footprint import LIVE_ROWS, item_activation_bytes, widest_layer
 from ecwidth.measuring.measure import measure, measure_widths
 from ecwidth.records.units import format_bytes
+from tests.building import built
+from tests.tiny_configs import tiny_config
 
 
 def _floating_bytes(item: dict) -> int:

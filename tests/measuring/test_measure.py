@@ -2,11 +2,11 @@
 
 import pytest
 import torch
-from toy import ToyAdapter, ToyConfig, ToyEncoder
 
 import ecwidth
 from ecwidth import EncodeError
 from ecwidth.families.adapter import adapter_for, supported_model_types
+from tests.toy import ToyAdapter, ToyConfig, ToyEncoder
 
 
 @pytest.mark.parametrize("levels", [0, 1, 3])
@@ -73,9 +73,8 @@ def test_an_unknown_model_type_names_the_closest_ones_in_one_short_line():
 
 
 def test_modalities_are_matched_case_insensitively():
-    from tiny_configs import tiny_config
-
     from ecwidth.measuring.measure import measure
+    from tests.tiny_configs import tiny_config
 
     assert set(measure(tiny_config("qwen3_vl"), ["IMAGE"], device="cpu").widths) == {"image"}
 
@@ -83,10 +82,9 @@ def test_modalities_are_matched_case_insensitively():
 def test_a_measurement_that_fails_leaves_the_collector_as_it_found_it():
     import gc
 
-    from tiny_configs import tiny_config
-
     from ecwidth.errors import ResourceError
     from ecwidth.measuring.measure import measure
+    from tests.tiny_configs import tiny_config
 
     before = gc.get_freeze_count()
     with pytest.raises(ResourceError):  # refused inside the build, after the collector is frozen for it

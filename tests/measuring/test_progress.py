@@ -70,9 +70,8 @@ def test_every_command_takes_no_progress(command):
 def test_no_progress_silences_a_profile_measurement(tmp_path, capsys, monkeypatch):
     import json
 
-    from tiny_configs import tiny_config
-
     from ecwidth.cli.commands import main
+    from tests.tiny_configs import tiny_config
 
     monkeypatch.delenv("TQDM_DISABLE", raising=False)
     path = tmp_path / "config.json"

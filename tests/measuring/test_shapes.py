@@ -7,8 +7,6 @@ import warnings
 
 import pytest
 import torch
-from building import build_on_cpu
-from tiny_configs import measurable_model_types, tiny_config
 from torch import nn
 
 from ecwidth.errors import UnmeasurableError
@@ -16,6 +14,8 @@ from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.build import materialize
 from ecwidth.measuring.measure import MetaFallbackWarning
 from ecwidth.measuring.shapes import ZeroWeightMode, known_products, meta_activations, zero_storage_ptrs
+from tests.building import build_on_cpu
+from tests.tiny_configs import measurable_model_types, tiny_config
 
 CPU = torch.device("cpu")
 

@@ -11,12 +11,12 @@ import warnings
 
 import pytest
 import torch
-from tiny_configs import tiny_config
 
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.deadline import Terminated, ending_signals_raise
 from ecwidth.measuring.survey import resolve_jobs, survey
 from ecwidth.measuring.workers import WorkerDied, fork_map
+from tests.tiny_configs import tiny_config
 
 
 def _doubled_unless(item: int) -> int:

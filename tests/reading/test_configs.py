@@ -34,7 +34,8 @@ def test_anything_else_is_a_config_error_that_lists_what_works():
 
 def test_reading_a_config_serializes_none_of_its_sub_configs(monkeypatch):
     import transformers
-    from tiny_configs import tiny_config
+
+    from tests.tiny_configs import tiny_config
 
     serialized = []
     original = transformers.PretrainedConfig.to_json_string
@@ -51,7 +52,8 @@ def test_reading_a_config_serializes_none_of_its_sub_configs(monkeypatch):
 
 def test_a_rejected_sub_config_value_is_still_a_config_error_and_the_repr_comes_back():
     import transformers
-    from tiny_configs import tiny_config
+
+    from tests.tiny_configs import tiny_config
 
     raw = tiny_config("llava")
     with pytest.raises(ConfigError, match="transformers rejects"):
@@ -62,9 +64,8 @@ def test_a_rejected_sub_config_value_is_still_a_config_error_and_the_repr_comes_
 def test_a_diff_style_config_takes_what_the_config_class_supplies_and_is_refused_only_what_neither_does():
     import copy
 
-    from tiny_configs import tiny_config
-
     from ecwidth.families.adapter import adapter_for
+    from tests.tiny_configs import tiny_config
 
     # Written for the test: Gemma 4's required vision patch size left out, as a diff-style hub file leaves
     # out every field equal to its class's default; transformers' Gemma4VisionConfig supplies it.

@@ -6,9 +6,9 @@ import json
 import os
 
 import pytest
-from tiny_configs import tiny_config
 
 from ecwidth.cli.commands import main
+from tests.tiny_configs import tiny_config
 
 
 def _write(tmp_path, text: str):

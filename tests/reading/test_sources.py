@@ -7,8 +7,6 @@ nothing reaches a hub.
 import json
 
 import pytest
-from tiny_configs import tiny_qwen3_vl
-from width_tables import table_of
 
 from ecwidth.cli.commands import main
 from ecwidth.engines.releases import DEFAULT
@@ -16,6 +14,8 @@ from ecwidth.errors import ConfigError
 from ecwidth.reading.catalog import catalog_entry
 from ecwidth.reading.configs import resolve_spec
 from ecwidth.reading.sources import locate, path_name
+from tests.tiny_configs import tiny_qwen3_vl
+from tests.width_tables import table_of
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
 

@@ -23,7 +23,6 @@ import pytest
 import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
-from tiny_configs import deepstack_width, tiny_qwen3_vl, tiny_text_only
 from torch import nn
 
 from ecwidth.cli.distributed import main
@@ -33,6 +32,7 @@ from ecwidth.measuring.build import build_encoder
 from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
 from ecwidth.serving.distributed import measure_across_ranks
+from tests.tiny_configs import deepstack_width, tiny_qwen3_vl, tiny_text_only
 
 REPO = Path(__file__).resolve().parents[2]
 #: Far above a tiny build, so a failure seen well before it did not wait for the timeout.

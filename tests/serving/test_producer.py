@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 import torch
-from tiny_configs import deepstack_width, tiny_qwen3_vl
 
 from ecwidth.errors import EcwidthError, NoEncoderError, WidthDisagreementError
 from ecwidth.families.adapter import find_adapter
 from ecwidth.measuring.build import build_encoder
 from ecwidth.reading.configs import resolve_spec
 from ecwidth.serving.producer import measure_on_worker, record_producer_widths
+from tests.tiny_configs import deepstack_width, tiny_qwen3_vl
 
 RPC_TIMEOUT_S = 180.0
 WIDE = dict.fromkeys(("image", "video"), deepstack_width(tiny_qwen3_vl(levels=2)))

@@ -7,7 +7,6 @@ the processor arithmetic written out in each test.
 
 import pytest
 import torch
-from toy import toy_spec
 
 from ecwidth.errors import NoTokenRuleError
 from ecwidth.families.adapter import find_adapter
@@ -15,6 +14,7 @@ from ecwidth.families.items import ItemSize
 from ecwidth.reading.catalog import catalog_entry
 from ecwidth.records import units
 from ecwidth.serving import sizing
+from tests.toy import toy_spec
 
 DEEPSTACK = "qwen3-vl-8b-instruct"
 OMNI = "qwen3-omni-30b-a3b-instruct"

@@ -3,14 +3,14 @@
 import matplotlib
 import matplotlib.pyplot as plt
 import pytest
-from toy import toy_spec
-from width_tables import table_of, toy_row
 
 from ecwidth.families.adapter import find_adapter
 from ecwidth.reading.catalog import catalog_entry
 from ecwidth.records.table import WidthTable
 from ecwidth.serving import sizing
 from ecwidth.study import costs, figures
+from tests.toy import toy_spec
+from tests.width_tables import table_of, toy_row
 
 DEEPSTACK = "qwen3-vl-2b-instruct"
 

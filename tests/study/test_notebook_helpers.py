@@ -3,7 +3,6 @@
 import json
 
 import pytest
-from width_tables import table_of, toy_row
 
 import ecwidth
 from ecwidth.errors import ConfigError, EcwidthError, TableError
@@ -11,6 +10,7 @@ from ecwidth.measuring.survey import Survey
 from ecwidth.reading.catalog import catalog_names
 from ecwidth.records.table import WidthTable
 from ecwidth.study import notebook
+from tests.width_tables import table_of, toy_row
 
 DEEPSTACK = "qwen3-vl-2b-instruct"  # a DeepStack model in the catalog: 3 levels
 

@@ -3,7 +3,6 @@
 import math
 
 import pytest
-from width_tables import table_of
 
 from ecwidth.errors import ConfigError, TableError
 from ecwidth.families.adapter import find_adapter
@@ -13,6 +12,7 @@ from ecwidth.reading.catalog import catalog_entry
 from ecwidth.reading.configs import resolve_spec
 from ecwidth.records.table import WidthTable
 from ecwidth.study import labels, rules
+from tests.width_tables import table_of
 
 DEEPSTACK = "qwen3-vl-2b-instruct"  # smallest DeepStack tower in the catalog: 3 levels, out_hidden_size 2048
 
