@@ -37,6 +37,7 @@ from ecwidth.errors import (
 from ecwidth.records.reconcile import get_width, reconcile
 from ecwidth.records.table import WidthRow, WidthTable
 from ecwidth.serving.producer import record_producer_widths
+from ecwidth.serving.producer_config import producer_config
 
 if TYPE_CHECKING:
     from ecwidth.measuring.measure import MeasureResult, WidthMismatchWarning, measure, measure_widths
@@ -103,6 +104,7 @@ __all__ = [
     "measure",
     "measure_widths",
     "predict_widths",
+    "producer_config",
     "reconcile",
     "record_producer_widths",
 ]

@@ -40,6 +40,7 @@ from ecwidth.measuring.deadline import Terminated, ending_signals_raise
 from ecwidth.records.atomic import WriteInterrupted, write_text_atomic
 from ecwidth.records.table import ALL_ENGINES, WidthTable
 from ecwidth.records.units import DEFAULT_BUFFER_BYTES, SERVING_DTYPES, parse_bytes
+from ecwidth.serving.producer_config import producer_config, render_producer_config
 
 EXPORT_FORMATS = ("producer-json", "buffer-plan", "csv", "md")
 #: Who reads each export format, and how (checked against vLLM 0.32's source): ``export --help`` prints it.
@@ -108,7 +109,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
             raise EcwidthError(f"--format {args.format} needs --model: it is sized for one model")
         rate = 0.0 if args.video_pruning_rate is None else args.video_pruning_rate
         if args.format == "producer-json":
-            text = table.render_producer_config(model, video_pruning_rate=rate, engine=args.engine)
+            text = render_producer_config(table, model, video_pruning_rate=rate, engine=args.engine)
         else:
             text = _render_buffer_plan(table, model, rate, args.serving_dtype or "bfloat16", args.engine)
     else:
@@ -130,7 +131,7 @@ def _render_buffer_plan(
     others, imports transformers (and, through the families, torch).
 
     Raises:
-        TableError: As ``WidthTable.producer_config``: a predicted width is never sized from.
+        TableError: As ``producer_config``: a predicted width is never sized from.
         ConfigError: ``model`` does not resolve to a config (``resolve_spec``).
     """
     from ecwidth.engines.runtime import RuntimeOptions
@@ -138,7 +139,7 @@ def _render_buffer_plan(
     from ecwidth.reading.configs import resolve_spec
     from ecwidth.serving.sizing import size_transfers
 
-    producer = table.producer_config(model, video_pruning_rate=video_pruning_rate, engine=engine)
+    producer = producer_config(table, model, video_pruning_rate=video_pruning_rate, engine=engine)
     widths = producer["mm_encoder_output_widths"]
     release = f"{producer['engine']['name']}=={producer['engine']['version']}"
     try:

@@ -9,421 +9,65 @@ half-written table behind.
 Every row names the engine release it answers for (``engine``,
 ``engine_version``: ``vllm`` ``0.33.0``), and the release is part of the
 row's key, so one table holds a model under several releases side by side.
-Tables written before rows recorded it (schema 1 and 2) read as
-``ecwidth.engines.releases.LEGACY`` (vLLM 0.32.0).
 
-Reading is bounded: a table file past ``MAX_TABLE_BYTES`` is refused unread,
-and no table past it is written, so whatever ecwidth writes it reads back.
-
-CSV cells a spreadsheet would evaluate are neutralised: a cell that starts
-with ``=``, ``+``, ``-``, ``@``, a tab, a carriage return or a line feed (or
-their full-width forms ``＝＋－＠``), after any number of single quotes, is
-written with one more single quote in front (``=HYPERLINK(...)`` is written
-``'=HYPERLINK(...)``), and reading removes exactly one leading quote from
-such a cell, so the round trip through ``WidthTable.read`` is exact. Every
-other cell is written as it is. Cells holding a comma, a quote, a carriage
-return or a line feed are quoted.
+``WidthTable`` is the face: look-ups, filters and merging live here; what a
+row is and the rules it obeys are in ``ecwidth.records.rows``, and the text
+of each file format, both ways, in ``ecwidth.records.formats``. The names
+scripts import from here (``WidthRow``, ``COLUMNS``, ``SCHEMA_VERSION`` ...)
+are those modules'.
 """
 
 from __future__ import annotations
 
-import csv
-import html
-import io
-import json
-import math
 import os
-import re
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field, fields
-from datetime import datetime, timedelta
+from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, get_type_hints
+from typing import TYPE_CHECKING
 
 from ecwidth.engines import releases
 from ecwidth.engines.releases import Release
 from ecwidth.engines.runtime import describe_options, recorded_options
 from ecwidth.errors import TableError
-from ecwidth.records.atomic import write_text_atomic
-from ecwidth.records.reconcile import MAX_WIDTH, get_width
-from ecwidth.records.strict_json import StrictJSONError, TooLargeError, format_limit, loads_strict, read_bounded
+from ecwidth.records import formats
+from ecwidth.records.atomic import write_text_atomic, write_texts_atomic
+from ecwidth.records.formats import MAX_TABLE_BYTES, READABLE_SCHEMA_VERSIONS, SCHEMA_VERSION
+from ecwidth.records.reconcile import get_width
+from ecwidth.records.rows import (
+    COLUMNS,
+    SCHEMA_1_COLUMNS,
+    SCHEMA_2_COLUMNS,
+    WidthRow,
+    describe_key,
+    release_of,
+    releases_held,
+    row_key,
+    short_repr,
+    validate_row,
+    where_row,
+)
 
 if TYPE_CHECKING:
     import pandas as pd  # imported where a frame is made: lookups and exports stay quick
 
-#: 2 added ``options``; 3 added ``engine`` and ``engine_version``. Schema 1 tables (no options column) still
-#: read, as measured with the engine's defaults; schema 1 and 2 tables read as vLLM 0.32.0 (``releases.LEGACY``).
-SCHEMA_VERSION = 3
-READABLE_SCHEMA_VERSIONS = (1, 2, 3)
-#: The largest table file ecwidth reads or writes: about 90,000 JSON rows (some 700 bytes each), where the
-#: whole catalog under every known engine release and option setting is a few hundred.
-MAX_TABLE_BYTES = 64 << 20
-#: More DeepStack levels than any tower has layers (real towers have a few hundred at most, 3 of them DeepStack).
-MAX_DEEPSTACK_LEVELS = 1024
+__all__ = [
+    "ALL_ENGINES",
+    "COLUMNS",
+    "MAX_TABLE_BYTES",
+    "READABLE_SCHEMA_VERSIONS",
+    "SCHEMA_1_COLUMNS",
+    "SCHEMA_2_COLUMNS",
+    "SCHEMA_VERSION",
+    "WidthRow",
+    "WidthTable",
+    "one_release",
+]
+
 #: What ``for_model``'s and ``with_options``' ``engine=`` take for the rows of every engine release.
 ALL_ENGINES = "all"
 
 
-@dataclass(frozen=True)
-class WidthRow:
-    """One (model, modality, options, engine release) width and how it was obtained.
-
-    The field order is the stable column order of every exported table.
-    ``options`` are the engine's runtime options the width was measured with,
-    only those set away from the default (``{}``: the engine's defaults;
-    ``{"video_pruning_rate": 0.5}``: video pruning on), so one model can hold
-    rows for several settings. ``engine`` and ``engine_version`` name the
-    release the row answers for (``"vllm"``, ``"0.33.0"``), one of
-    ``releases.RELEASES``; they are keyword-only and default to
-    ``releases.DEFAULT``. ``source`` is ``"measured"`` or ``"predicted"``;
-    ``dummy`` is the dummy item size used to measure (``"minimal"``/``"profile"``),
-    ``"none"`` for predicted rows. Rows are validated when they enter a ``WidthTable``.
-    """
-
-    model: str
-    modality: str
-    options: dict[str, Any] = field(hash=False)  # a dict: hashing a row skips it
-    engine: str = field(default=releases.DEFAULT.engine, kw_only=True)
-    engine_version: str = field(default=releases.DEFAULT.version, kw_only=True)
-    encoder_width: int
-    lm_hidden_size: int
-    width_ratio: float
-    deepstack_levels: int
-    source: str
-    predicted_width: int
-    matches_prediction: bool
-    ecwidth_version: str
-    torch_version: str
-    transformers_version: str
-    device: str
-    dtype: str
-    dummy: str
-    measured_at: str
-    config_sha256: str
-
-
-COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(WidthRow))
-_ENGINE_COLUMNS = ("engine", "engine_version")
-#: The columns of a schema 2 table, written before rows recorded their engine release.
-SCHEMA_2_COLUMNS: tuple[str, ...] = tuple(column for column in COLUMNS if column not in _ENGINE_COLUMNS)
-#: The columns of a schema 1 table, written before rows recorded their options.
-SCHEMA_1_COLUMNS: tuple[str, ...] = tuple(column for column in SCHEMA_2_COLUMNS if column != "options")
-
-_TYPES: dict[str, type] = get_type_hints(WidthRow)
-_MIN_INT = {"encoder_width": 1, "lm_hidden_size": 1, "predicted_width": 1, "deepstack_levels": 0}
-_CHOICES = {"source": ("measured", "predicted"), "dummy": ("minimal", "profile", "none")}
-_NON_EMPTY = ("model", "modality")
-_SHA256 = re.compile(r"[0-9a-f]{64}")
-_CSV_INT = re.compile(r"-?[0-9]+")
-_MARKDOWN_COLUMNS = (
-    "model", "modality", "options", "engine", "encoder_width", "lm_hidden_size", "width_ratio", "deepstack_levels",
-    "source", "predicted_width", "matches_prediction", "dummy", "device", "dtype",
-)  # fmt: skip
-#: Column names an error lists before it says how many more there are.
-_SHOWN_COLUMNS = 8
-#: A cell a spreadsheet would evaluate, after any single quotes ecwidth put in front (see the module docstring).
-_FORMULA = re.compile("'*[=+\\-@\t\r\n\uff1d\uff0b\uff0d\uff20]")
-_FORMULA_READ = re.compile("'+[=+\\-@\t\r\n\uff1d\uff0b\uff0d\uff20]")
-#: Characters that make a CSV cell need quotes (the writer ends lines with \n, so \r must be named too).
-_NEEDS_QUOTES = re.compile('[,"\r\n]')
-
-
-def _show(value: object) -> str:
-    """A short repr for error messages, safe on hostile values."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):  # an int past Python's digit limit, a self-nesting value
-        if isinstance(value, int):
-            return f"<an int of about {int(value.bit_length() * 0.30103) + 1} digits>"
-        return f"<{type(value).__name__}>"
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _listed(names: list[str]) -> str:
-    """``"a, b, c"``, the first ``_SHOWN_COLUMNS`` of them and how many more."""
-    more = f" and {len(names) - _SHOWN_COLUMNS} more" if len(names) > _SHOWN_COLUMNS else ""
-    return ", ".join(names[:_SHOWN_COLUMNS]) + more
-
-
-def _where(prefix: str, index: int, row: object, line: int | None = None) -> str:
-    """``"<prefix> row <index> (line <n>, model='x', modality='y')"`` for error messages."""
-    parts = [f"line {line}"] if line is not None else []
-    if isinstance(row, Mapping):
-        parts += [f"{key}={_show(row[key])}" for key in ("model", "modality") if key in row]
-        if isinstance(row.get("options"), Mapping) and row["options"]:
-            parts.append(f"options={_show(row['options'])}")
-    detail = f" ({', '.join(parts)})" if parts else ""
-    return f"{prefix}row {index}{detail}"
-
-
-def _value_problem(column: str, value: Any) -> str | None:
-    """What is wrong with ``value`` in ``column``, or None when it is valid."""
-    kind = _TYPES[column]
-    if column == "options":
-        return _options_problem(value)
-    if kind is int:
-        minimum = _MIN_INT[column]
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            return f"{column} must be an int >= {minimum}, got {_show(value)}"
-    elif kind is float:
-        try:
-            finite = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(float(value))
-        except OverflowError:  # an int too large for a float
-            finite = False
-        if not finite:
-            return f"{column} must be a finite number, got {_show(value)}"
-    elif kind is bool:
-        if not isinstance(value, bool):
-            return f"{column} must be true or false, got {_show(value)}"
-    elif not isinstance(value, str):
-        return f"{column} must be a string, got {_show(value)}"
-    elif not _encodable(value):
-        return f"{column} must be text that UTF-8 can write (no lone surrogates), got {_show(value)}"
-    elif column in _CHOICES and value not in _CHOICES[column]:
-        return f"{column} must be one of {', '.join(_CHOICES[column])}, got {_show(value)}"
-    elif column in _NON_EMPTY and not value:
-        return f"{column} must not be empty"
-    elif column == "config_sha256" and not _SHA256.fullmatch(value):
-        return f"config_sha256 must be 64 lowercase hex digits, got {_show(value)}"
-    elif column == "measured_at" and not _is_utc_timestamp(value):
-        return f"measured_at must be an ISO-8601 UTC time such as '2026-01-31T12:00:00+00:00', got {_show(value)}"
-    return None
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _options_problem(value: Any) -> str | None:
-    if not isinstance(value, Mapping):
-        return (
-            f"options must be an object of runtime option name to value ({{}}: the engine's defaults), "
-            f"got {_show(value)}"
-        )
-    try:
-        recorded_options(value)
-    except (ValueError, OverflowError) as error:  # OverflowError: an int too large for a float
-        return f"options: {_show_text(str(error))}"
-    return None
-
-
-def _show_text(text: str) -> str:
-    return text if len(text) <= 200 else text[:197] + "..."
-
-
-def _release_problem(row: Mapping[str, Any]) -> str | None:
-    """What is wrong with a well-typed row's (engine, engine_version), or None when ecwidth knows the release."""
-    known = {(release.engine, release.version) for release in releases.RELEASES}
-    if (row["engine"], row["engine_version"]) in known:
-        return None
-    return (
-        f"engine {_show(row['engine'])} version {_show(row['engine_version'])} is not a release ecwidth knows; "
-        f"known: {releases.known()}"
-    )
-
-
-def _release_of(row: WidthRow) -> Release:
-    return next(r for r in releases.RELEASES if (r.engine, r.version) == (row.engine, row.engine_version))
-
-
-def _release_order(release: Release) -> tuple[str, tuple[int, ...]]:
-    return release.engine, releases.version_tuple(release.version)
-
-
-def _options_key(options: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
-    """Options as a sortable, comparable part of a row's key."""
-    return tuple(sorted(options.items()))
-
-
-def _key(row: WidthRow) -> tuple[str, str, tuple[int, ...], str, tuple[tuple[str, Any], ...]]:
-    """What identifies a row, in the order rows are sorted: (model, engine, engine_version, modality, options)."""
-    return row.model, row.engine, releases.version_tuple(row.engine_version), row.modality, _options_key(row.options)
-
-
-def _describe_key(row: WidthRow) -> str:
-    return (
-        f"model={row.model!r}, modality={row.modality!r}, options={describe_options(row.options)}, "
-        f"engine={row.engine}=={row.engine_version}"
-    )
-
-
-def _is_utc_timestamp(text: str) -> bool:
-    try:
-        return datetime.fromisoformat(text).utcoffset() == timedelta(0)
-    except ValueError:
-        return False
-
-
-def _contradictions(row: Mapping[str, Any]) -> list[str]:
-    """What a row's well-typed values say against each other, against any real encoder, or the known releases."""
-    problems = [
-        f"{column} {_show(row[column])} is past any real width (at most {MAX_WIDTH})"
-        for column in ("encoder_width", "lm_hidden_size", "predicted_width")
-        if row[column] > MAX_WIDTH
-    ]
-    if row["deepstack_levels"] > MAX_DEEPSTACK_LEVELS:
-        problems.append(
-            f"deepstack_levels {_show(row['deepstack_levels'])} is past any real tower's layer count "
-            f"(at most {MAX_DEEPSTACK_LEVELS})"
-        )
-    problems += [problem] if (problem := _release_problem(row)) else []
-    if problems:
-        return problems
-    ratio = row["encoder_width"] / row["lm_hidden_size"]
-    if not math.isclose(row["width_ratio"], ratio, rel_tol=1e-9):
-        problems.append(f"width_ratio {row['width_ratio']} contradicts encoder_width / lm_hidden_size = {ratio:.6g}")
-    if row["matches_prediction"] != (row["predicted_width"] == row["encoder_width"]):
-        problems.append(
-            f"matches_prediction {str(row['matches_prediction']).lower()} contradicts predicted_width "
-            f"{row['predicted_width']} against encoder_width {row['encoder_width']}"
-        )
-    return problems
-
-
-def _validate_row(mapping: object, where: str) -> WidthRow:
-    """Check one row's keys and values and build the ``WidthRow``.
-
-    Raises:
-        TableError: ``mapping`` is not a mapping, lacks or adds columns (named),
-            or holds a value of the wrong type or range (every bad column named).
-            The message starts with ``where``.
-    """
-    if not isinstance(mapping, Mapping):
-        raise TableError(
-            f"{where}: a row must be an object of column name to value, got {type(mapping).__name__} {_show(mapping)}"
-        )
-    missing = [column for column in COLUMNS if column not in mapping]
-    extra = sorted(_show(key) if not isinstance(key, str) else _show_text(key) for key in mapping if key not in COLUMNS)
-    if missing or extra:
-        found = [f"missing column(s) {_listed(missing)}"] if missing else []
-        found += [f"unknown column(s) {_listed(extra)}"] if extra else []
-        raise TableError(f"{where}: {'; '.join(found)}. A row has exactly the columns {', '.join(COLUMNS)}.")
-    problems = [problem for column in COLUMNS if (problem := _value_problem(column, mapping[column]))]
-    problems = problems or _contradictions(mapping)
-    if problems:
-        raise TableError(f"{where}: {'; '.join(problems)}")
-    values = {column: mapping[column] for column in COLUMNS}
-    values["width_ratio"] = float(values["width_ratio"])
-    values["options"] = recorded_options(values["options"])
-    return WidthRow(**values)
-
-
-def _upgraded(row: object, schema: int) -> object:
-    """A schema 1 or 2 row as today's: schema 1 rows had no options and were measured with the engine's defaults;
-    schema 1 and 2 rows had no engine columns and answer for ``releases.LEGACY`` (vLLM 0.32.0)."""
-    if not isinstance(row, Mapping):
-        return row  # validation names it
-    added: dict[str, Any] = {}
-    if schema < 2 and "options" not in row:
-        added["options"] = {}
-    if schema < 3:
-        legacy = {"engine": releases.LEGACY.engine, "engine_version": releases.LEGACY.version}
-        added.update({column: value for column, value in legacy.items() if column not in row})
-    return {**row, **added} if added else row  # a row with a column its schema lacks: validation takes it
-
-
-def _csv_cell(text: str) -> str:
-    """One CSV cell as ecwidth writes it: a formula neutralised with a leading quote, quoted where it must be."""
-    if _FORMULA.match(text):
-        text = "'" + text
-    if _NEEDS_QUOTES.search(text):
-        text = '"' + text.replace('"', '""') + '"'
-    return text
-
-
-def _csv_text(cell: str) -> str:
-    """A cell's text as it was before ``_csv_cell`` neutralised it (the csv reader has undone the quoting)."""
-    return cell[1:] if _FORMULA_READ.match(cell) else cell
-
-
-def _format_cell(value: object) -> str:
-    """A cell as JSON writes it: true/false, shortest exact float, plain int and str, options as a JSON object."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Mapping):
-        return json.dumps(value, sort_keys=True, allow_nan=False)
-    return repr(value) if isinstance(value, float) else str(value)
-
-
-def _parse_cell(column: str, text: str) -> object:
-    """A CSV cell back to its column's type; unparsable text stays text for validation to report."""
-    kind = _TYPES[column]
-    if column == "options":
-        try:
-            return loads_strict(text)
-        except StrictJSONError:  # validation reports the text
-            return text
-    try:
-        if kind is int and _CSV_INT.fullmatch(text):
-            return int(text)
-        if kind is float:
-            return float(text)
-    except ValueError:
-        return text
-    if kind is bool and text in ("true", "false"):
-        return text == "true"
-    return text
-
-
-def _people_cell(row: WidthRow, column: str) -> str:
-    """A cell for people: options described, the engine release as messages name it (``vLLM 0.33.0``)."""
-    if column == "engine":
-        return str(_release_of(row))
-    value = getattr(row, column)
-    return describe_options(value) if column == "options" else _format_cell(value)
-
-
-def _markdown_cell(row: WidthRow, column: str) -> str:
-    return _people_cell(row, column).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
-
-
-def _html_cell(row: WidthRow, column: str) -> str:
-    """A cell for the eye: the ratio to 3 significant digits, options described; the files keep the exact value."""
-    if column == "width_ratio":
-        return f"{row.width_ratio:.3g}×"
-    return _people_cell(row, column)
-
-
-def _read_text(path: Path, kind: str) -> str:
-    shown = _show_text(str(path))
-    if "\0" in str(path):
-        raise TableError(f"cannot read width table {shown!r}: a path never holds a NUL character")
-    try:
-        if path.exists() and not path.is_file() and not path.is_dir():  # a FIFO would be read until it ends
-            raise TableError(f"cannot read width table {path}: not a regular file; pass a .json or .csv table")
-        data = read_bounded(path, MAX_TABLE_BYTES, what="width table")
-    except TooLargeError as error:
-        raise TableError(f"{path}: {error}") from None
-    except OSError as error:  # missing, unreadable, a folder, a name past the filesystem's limits
-        raise TableError(f"cannot read width table {shown}: {error.strerror or error}") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise TableError(f"{path}: not a UTF-8 text file ({error.reason}); expected a {kind} width table") from None
-
-
-def _check_size(text: str, kind: str) -> str:
-    """``text`` if a table of that size reads back; the bound is ``MAX_TABLE_BYTES``.
-
-    Raises:
-        TableError: The rendering is past the bound.
-    """
-    size = len(text) if text.isascii() else len(text.encode("utf-8"))
-    if size > MAX_TABLE_BYTES:
-        raise TableError(
-            f"refusing to write a {kind} width table of {size} bytes: past the {format_limit(MAX_TABLE_BYTES)} "
-            "that ecwidth reads back (WidthTable.read). Write fewer rows, or shorter names."
-        )
-    return text
-
-
-def _one_release(engine: str | Release | None) -> str | Release | None:
+def one_release(engine: str | Release | None) -> str | Release | None:
     """``engine`` for a look-up that answers for one release: ``ALL_ENGINES`` would mix them.
 
     Raises:
@@ -435,16 +79,6 @@ def _one_release(engine: str | Release | None) -> str | Release | None:
             f"(or None), not {engine!r}"
         )
     return engine
-
-
-@contextmanager
-def _csv_field_limit(limit: int) -> Iterator[None]:
-    """The csv module's per-cell limit (131072 characters by default) raised to ``limit`` for the block."""
-    previous = csv.field_size_limit(limit)
-    try:
-        yield
-    finally:
-        csv.field_size_limit(previous)
 
 
 class WidthTable:
@@ -475,24 +109,24 @@ class WidthTable:
         """
         if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, Iterable):
             raise TableError(
-                f"a width table is made of an iterable of WidthRow, got {type(rows).__name__} {_show(rows)}"
+                f"a width table is made of an iterable of WidthRow, got {type(rows).__name__} {short_repr(rows)}"
             )
         checked = []
         for index, row in enumerate(rows):
             if not isinstance(row, WidthRow):
-                raise TableError(f"row {index}: expected a WidthRow, got {type(row).__name__} {_show(row)}")
+                raise TableError(f"row {index}: expected a WidthRow, got {type(row).__name__} {short_repr(row)}")
             values = asdict(row)
-            checked.append(_validate_row(values, _where("", index, values)))
+            checked.append(validate_row(values, where_row("", index, values)))
         seen: dict[tuple, list[int]] = {}
         for index, row in enumerate(checked):
-            seen.setdefault(_key(row), []).append(index)
-        duplicates = [f"{_describe_key(checked[at[0]])} at rows {at}" for at in seen.values() if len(at) > 1]
+            seen.setdefault(row_key(row), []).append(index)
+        duplicates = [f"{describe_key(checked[at[0]])} at rows {at}" for at in seen.values() if len(at) > 1]
         if duplicates:
             raise TableError(
                 f"duplicate rows for the same (model, modality, options, engine): {'; '.join(duplicates)}. "
                 "Keep one row per key (WidthTable.merge resolves two tables)."
             )
-        self._rows = tuple(sorted(checked, key=_key))
+        self._rows = tuple(sorted(checked, key=row_key))
 
     @classmethod
     def _of_checked(cls, rows: Iterable[WidthRow]) -> WidthTable:
@@ -522,35 +156,14 @@ class WidthTable:
 
     def _repr_html_(self) -> str:
         """JupyterLab shows a table as an HTML table of the columns ``render_markdown`` shows, the ratio rounded."""
-        columns = self._columns_for_people()
-        head = "".join(f"<th>{column}</th>" for column in columns)
-        body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(_html_cell(row, column))}</td>" for column in columns) + "</tr>"
-            for row in self._rows
-        )
-        caption = f"WidthTable: {len(self)} row(s) over {len(self.models())} model(s){self._engines_phrase()}"
-        caption = html.escape(caption)
-        return f"<table><caption>{caption}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-    def _columns_for_people(self) -> list[str]:
-        """The Markdown and HTML columns: options once a row was measured with an option set; always the engine."""
-        with_options = any(row.options for row in self._rows)
-        return [column for column in _MARKDOWN_COLUMNS if with_options or column != "options"]
-
-    def _engines_phrase(self) -> str:
-        """``" under vLLM 0.33.0"`` (every release the rows answer for), or ``""`` for no rows."""
-        held = self._releases()
-        if not held:
-            return ""
-        names = [str(release) for release in held]
-        return " under " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
+        return formats.render_html(self._rows)
 
     def models(self) -> list[str]:
         """The model names in the table, sorted, each once (under any engine release)."""
         return sorted({row.model for row in self._rows})
 
     def _releases(self) -> list[Release]:
-        return sorted({_release_of(row) for row in self._rows}, key=_release_order)
+        return releases_held(self._rows)
 
     def engines(self) -> list[str]:
         """The engine releases the rows answer for, as ``releases.Release.key`` spells them (``"vllm==0.33.0"``)."""
@@ -587,7 +200,7 @@ class WidthTable:
 
     def _scope(self) -> str:
         models = self.models()
-        return f"model {_show(models[0])}" if len(models) == 1 else "the width table"
+        return f"model {short_repr(models[0])}" if len(models) == 1 else "the width table"
 
     def with_engine(self, engine: str | Release | None = None) -> WidthTable:
         """The rows that answer for one engine release (``engine`` as in the class docstring).
@@ -600,7 +213,7 @@ class WidthTable:
         chosen = self._pick_release(engine, self._scope())
         if chosen is None:
             return self
-        return WidthTable._of_checked(row for row in self._rows if _release_of(row) == chosen)
+        return WidthTable._of_checked(row for row in self._rows if release_of(row) == chosen)
 
     def for_model(
         self,
@@ -620,7 +233,9 @@ class WidthTable:
         """
         rows = [row for row in self._rows if row.model == model]
         if not rows:
-            raise TableError(f"model {_show(model)} is not in the width table; models in the table: {self.models()}")
+            raise TableError(
+                f"model {short_repr(model)} is not in the width table; models in the table: {self.models()}"
+            )
         table = WidthTable._of_checked(rows).with_engine(engine)
         if video_pruning_rate is None:
             return table
@@ -669,7 +284,7 @@ class WidthTable:
             UnsupportedOptionError: ``video_pruning_rate`` is out of range.
             UnknownEngineError: ``engine`` names no release ecwidth knows.
         """
-        rows = self.for_model(model, video_pruning_rate=video_pruning_rate, engine=_one_release(engine))
+        rows = self.for_model(model, video_pruning_rate=video_pruning_rate, engine=one_release(engine))
         return {row.modality: row.encoder_width for row in rows}
 
     def width(
@@ -684,47 +299,6 @@ class WidthTable:
             UnknownEngineError: ``engine`` names no release ecwidth knows.
         """
         return get_width(self.widths(model, video_pruning_rate=video_pruning_rate, engine=engine), modality)
-
-    def producer_config(
-        self, model: str, *, video_pruning_rate: float = 0.0, engine: str | Release | None = None
-    ) -> dict[str, Any]:
-        """The EC producer field serving engines keep, and the release it is for.
-
-        ``{"mm_encoder_output_widths": {modality: width}, "engine": {"name": "vllm", "version": "0.33.0"}}``.
-        A producer runs one engine release with one setting, so the config is for
-        the rows of that release (``engine`` as in the class docstring) measured
-        with ``video_pruning_rate`` (0: off, the engine's default).
-
-        Raises:
-            TableError: ``model`` is not in the table or has no rows with that
-                release or setting, or any of its rows is predicted: a producer's
-                transfer buffers must not be sized from a guess.
-            UnsupportedOptionError: ``video_pruning_rate`` is out of range.
-            UnknownEngineError: ``engine`` names no release ecwidth knows.
-        """
-        rows = self.for_model(model, video_pruning_rate=video_pruning_rate, engine=_one_release(engine)).rows
-        predicted = [row.modality for row in rows if row.source == "predicted"]
-        if predicted:
-            raise TableError(
-                f"refusing to build a producer config for {_show(model)}: the width of {', '.join(predicted)} "
-                "is predicted, not measured, and a producer must not be sized from a guess. "
-                "Measure the model first, then export the measured table."
-            )
-        return {
-            "mm_encoder_output_widths": {row.modality: row.encoder_width for row in rows},
-            "engine": {"name": rows[0].engine, "version": rows[0].engine_version},
-        }
-
-    def render_producer_config(
-        self, model: str, *, video_pruning_rate: float = 0.0, engine: str | Release | None = None
-    ) -> str:
-        """The JSON text of one model's producer config file, as ``ecwidth export`` and the notebooks write it.
-
-        Raises:
-            TableError, UnsupportedOptionError, UnknownEngineError: As ``producer_config``.
-        """
-        config = self.producer_config(model, video_pruning_rate=video_pruning_rate, engine=engine)
-        return json.dumps(config, indent=2, sort_keys=True) + "\n"
 
     def merge(self, other: WidthTable, *, overwrite: bool = False) -> WidthTable:
         """A new table with the rows of both; no row is ever dropped silently.
@@ -742,12 +316,12 @@ class WidthTable:
                 conflicting (model, modality, options, engine) and both widths.
         """
         if not isinstance(other, WidthTable):
-            raise TableError(f"merge takes another WidthTable, got {type(other).__name__} {_show(other)}")
-        merged = {_key(row): row for row in self._rows}
+            raise TableError(f"merge takes another WidthTable, got {type(other).__name__} {short_repr(other)}")
+        merged = {row_key(row): row for row in self._rows}
         conflicts = [
-            f"{_describe_key(row)}: {merged[key].encoder_width} here, {row.encoder_width} in the other table"
+            f"{describe_key(row)}: {merged[key].encoder_width} here, {row.encoder_width} in the other table"
             for row in other
-            if (key := _key(row)) in merged and merged[key].encoder_width != row.encoder_width
+            if (key := row_key(row)) in merged and merged[key].encoder_width != row.encoder_width
         ]
         if conflicts and not overwrite:
             raise TableError(
@@ -755,36 +329,29 @@ class WidthTable:
                 "Re-measure to find out which is right, or merge with overwrite=True to take the other table's rows."
             )
         for row in other:
-            key = _key(row)
+            key = row_key(row)
             if overwrite or key not in merged:
                 merged[key] = row
-        return WidthTable._of_checked(sorted(merged.values(), key=_key))
+        return WidthTable._of_checked(sorted(merged.values(), key=row_key))
 
     def render_json(self) -> str:
-        """The JSON text ``to_json`` writes.
+        """The JSON text ``to_json`` writes: ``schema_version``, ``columns`` and one object per row.
 
         Raises:
             TableError: The text is past ``MAX_TABLE_BYTES``, more than ecwidth reads back.
         """
-        document = {
-            "schema_version": SCHEMA_VERSION,
-            "columns": list(COLUMNS),
-            "rows": [asdict(row) for row in self._rows],
-        }
-        return _check_size(json.dumps(document, indent=2, allow_nan=False) + "\n", "JSON")
+        return formats.render_json(self._rows)
 
     def render_csv(self) -> str:
         """The CSV text ``to_csv`` writes: a header of ``COLUMNS``, then one line per row.
 
         Lines end with ``\n``; a cell holding a comma, a quote, ``\r`` or ``\n`` is quoted, and a cell a
-        spreadsheet would evaluate gets a leading single quote that reading removes (module docstring).
+        spreadsheet would evaluate gets a leading single quote that reading removes (``ecwidth.records.formats``).
 
         Raises:
             TableError: The text is past ``MAX_TABLE_BYTES``, more than ecwidth reads back.
         """
-        lines = [",".join(_csv_cell(column) for column in COLUMNS)]
-        lines += [",".join(_csv_cell(_format_cell(value)) for value in asdict(row).values()) for row in self._rows]
-        return _check_size("".join(line + "\n" for line in lines), "CSV")
+        return formats.render_csv(self._rows)
 
     def render_markdown(self) -> str:
         """A pipe table for people; the JSON and CSV files carry the full provenance.
@@ -793,20 +360,7 @@ class WidthTable:
         so a table of engine defaults reads as it did before rows had options.
         The engine column names each row's release (``vLLM 0.33.0``).
         """
-        columns = self._columns_for_people()
-        numeric = {column for column in columns if _TYPES[column] in (int, float)}
-        lines = [
-            "# Encoder output widths",
-            "",
-            f"{len(self)} row(s) over {len(self.models())} model(s){self._engines_phrase()}. encoder_width is the "
-            "last dim of the per-item embeddings an EC producer ships; versions, time and config hash are in the "
-            ".json/.csv.",
-            "",
-            "| " + " | ".join(columns) + " |",
-            "|" + "|".join("---:" if column in numeric else "---" for column in columns) + "|",
-        ]
-        lines += ["| " + " | ".join(_markdown_cell(row, column) for column in columns) + " |" for row in self._rows]
-        return "\n".join(lines) + "\n"
+        return formats.render_markdown(self._rows)
 
     def to_json(self, path: str | os.PathLike[str]) -> None:
         """Write the table as JSON (schema_version, columns, rows), atomically.
@@ -835,23 +389,22 @@ class WidthTable:
         write_text_atomic(path, self.render_markdown())
 
     def write(self, directory: str | os.PathLike[str], stem: str = "encoder_widths") -> list[Path]:
-        """Write ``<stem>.json``, ``<stem>.csv`` and ``<stem>.md`` into ``directory``.
+        """Write ``<stem>.json``, ``<stem>.csv`` and ``<stem>.md`` into ``directory``, as one set.
 
-        All three are rendered before any file is touched.
+        All three are rendered and every target checked before any file is
+        touched; the .json, the record, is replaced last, so a reader never
+        finds a new .json beside old .csv and .md (``write_texts_atomic``).
+        Returns the paths: .json, .csv, .md.
 
         Raises:
             TableError: The table is past ``MAX_TABLE_BYTES``; nothing is written.
-            OSError: A file cannot be written; files not yet replaced keep their old content.
+            UnwritableError: A file cannot be written (a folder in its place, a read-only folder or file, a
+                full disk); nothing is replaced, and the message says which file and why.
         """
-        directory = Path(directory)
-        rendered = {
-            directory / f"{stem}.json": self.render_json(),
-            directory / f"{stem}.csv": self.render_csv(),
-            directory / f"{stem}.md": self.render_markdown(),
-        }
-        for path, text in rendered.items():
-            write_text_atomic(path, text)
-        return list(rendered)
+        json_path, csv_path, md_path = (Path(directory) / f"{stem}{suffix}" for suffix in (".json", ".csv", ".md"))
+        json_text, csv_text, md_text = self.render_json(), self.render_csv(), self.render_markdown()
+        write_texts_atomic({csv_path: csv_text, md_path: md_text, json_path: json_text})  # the record last
+        return [json_path, csv_path, md_path]
 
     @classmethod
     def from_json(cls, path: str | os.PathLike[str]) -> WidthTable:
@@ -865,34 +418,7 @@ class WidthTable:
                 the message names the file, and the row where there is one.
         """
         path = Path(path)
-        text = _read_text(path, "JSON")
-        try:
-            document = loads_strict(text)
-        except StrictJSONError as error:
-            raise TableError(
-                f"{path}: {error}; the file may be truncated or hand-edited. "
-                "Re-export it with WidthTable.to_json or `ecwidth export`."
-            ) from None
-        if not isinstance(document, dict):
-            raise TableError(
-                f"{path}: a width table is a JSON object with schema_version and rows, got {type(document).__name__}"
-            )
-        if "schema_version" not in document:
-            raise TableError(f"{path}: no schema_version; expected {SCHEMA_VERSION}. Re-export the table.")
-        version = document["schema_version"]
-        if isinstance(version, bool) or version not in READABLE_SCHEMA_VERSIONS:
-            readable = ", ".join(map(str, READABLE_SCHEMA_VERSIONS[:-1])) + f" or {READABLE_SCHEMA_VERSIONS[-1]}"
-            raise TableError(
-                f"{path}: schema_version is {_show(version)}, but this ecwidth reads schema_version {readable}. "
-                "Re-export the table with this ecwidth, or use the ecwidth that wrote it."
-            )
-        rows = document.get("rows")
-        if not isinstance(rows, list):
-            raise TableError(f"{path}: 'rows' must be a list of row objects, got {_show(rows)}")
-        if version < SCHEMA_VERSION:
-            rows = [_upgraded(row, version) for row in rows]
-        checked = [_validate_row(row, _where(f"{path} ", index, row)) for index, row in enumerate(rows)]
-        return cls._from_file(path, checked)
+        return cls._from_file(path, formats.rows_from_json(path))
 
     @classmethod
     def from_csv(cls, path: str | os.PathLike[str]) -> WidthTable:
@@ -906,43 +432,7 @@ class WidthTable:
                 names the file, and the row and line where there is one.
         """
         path = Path(path)
-        reader = csv.reader(io.StringIO(_read_text(path, "CSV"), newline=""), strict=True)
-        schemas = {3: COLUMNS, 2: SCHEMA_2_COLUMNS, 1: SCHEMA_1_COLUMNS}
-        try:
-            with _csv_field_limit(MAX_TABLE_BYTES):  # the file is at most that long, so no cell is longer
-                header = next(reader, None)
-                if header is None:
-                    raise TableError(
-                        f"{path}: empty file; a CSV width table starts with the header {','.join(COLUMNS)}"
-                    )
-                header = [_csv_text(cell) for cell in header]
-                counts = Counter(header)
-                schema = next(
-                    (number for number, columns in schemas.items() if len(header) == len(columns)
-                     and counts.keys() == set(columns) and max(counts.values()) == 1),
-                    None,
-                )  # fmt: skip
-                if schema is None:
-                    missing = [column for column in COLUMNS if column not in counts]
-                    extra = sorted(_show_text(c) for c, n in counts.items() if c not in COLUMNS or n > 1)
-                    more = f" and {len(extra) - _SHOWN_COLUMNS} more" if len(extra) > _SHOWN_COLUMNS else ""
-                    raise TableError(
-                        f"{path} header: missing column(s) {missing}, unknown or repeated column(s) "
-                        f"{extra[:_SHOWN_COLUMNS]}{more}. The header must be {','.join(COLUMNS)}."
-                    )
-                checked = []
-                for index, record in enumerate(reader):
-                    record = [_csv_text(cell) for cell in record]
-                    where = _where(f"{path} ", index, dict(zip(header, record)), line=reader.line_num)
-                    if len(record) != len(header):
-                        raise TableError(
-                            f"{where}: {len(record)} cell(s), the header has {len(header)}; truncated file?"
-                        )
-                    row = {column: _parse_cell(column, text) for column, text in zip(header, record)}
-                    checked.append(_validate_row(_upgraded(row, schema), where))
-        except csv.Error as error:
-            raise TableError(f"{path} line {reader.line_num}: malformed CSV ({error}); re-export the table.") from None
-        return cls._from_file(path, checked)
+        return cls._from_file(path, formats.rows_from_csv(path))
 
     @classmethod
     def _from_file(cls, path: Path, rows: list[WidthRow]) -> WidthTable:
@@ -961,7 +451,7 @@ class WidthTable:
         """
         if not isinstance(path, (str, os.PathLike)):
             raise TableError(
-                f"a width table is read from a path (str or os.PathLike), got {type(path).__name__} {_show(path)}"
+                f"a width table is read from a path (str or os.PathLike), got {type(path).__name__} {short_repr(path)}"
             )
         path = Path(path)
         readers = {".json": cls.from_json, ".csv": cls.from_csv}

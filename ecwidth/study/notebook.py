@@ -27,6 +27,7 @@ from ecwidth.reading.configs import name_models
 from ecwidth.records.atomic import write_text_atomic
 from ecwidth.records.table import WidthTable
 from ecwidth.records.units import SERVING_DTYPES
+from ecwidth.serving.producer_config import render_producer_config
 from ecwidth.study.figures import human_bytes
 
 #: Where notebook 01 writes its table by default: notebooks 02-04 reuse it when it is there.
@@ -309,7 +310,7 @@ def producer_config_file(directory: str | os.PathLike[str], model: str) -> Path:
 def write_producer_configs(table: WidthTable, directory: str | os.PathLike[str], *, engine: Any = None) -> list[Path]:
     """Write ``producer_config_file(directory, model)`` for every model, atomically: its widths and engine release.
 
-    Each file is ``WidthTable.render_producer_config(model, engine=engine)``:
+    Each file is ``render_producer_config(table, model, engine=engine)``:
     ``{"engine": {"name": ..., "version": ...}, "mm_encoder_output_widths": {...}}``.
     Every file is checked and rendered before any is written, so two models
     never share a file: names that map to one file name (``acme/vlm`` and
@@ -319,7 +320,7 @@ def write_producer_configs(table: WidthTable, directory: str | os.PathLike[str],
     Raises:
         TableError: Two models would share a file, a model's name cannot name a file, a model's widths
             are predicted, not measured, or it has no rows under that engine release (``engine`` as
-            ``WidthTable.producer_config`` takes it). Nothing is written.
+            ``producer_config`` takes it). Nothing is written.
         OSError: A file cannot be written.
     """
 
@@ -341,7 +342,7 @@ def write_producer_configs(table: WidthTable, directory: str | os.PathLike[str],
                 f"models {shown(other)} and {shown(model)} would both be written to {other_path.name} ({why} on "
                 "many filesystems); rename one of them in the table. Nothing was written."
             )
-    rendered = {path: table.render_producer_config(model, engine=engine) for model, path in files.values()}
+    rendered = {path: render_producer_config(table, model, engine=engine) for model, path in files.values()}
     for path, text in rendered.items():
         write_text_atomic(path, text)
     return list(rendered)

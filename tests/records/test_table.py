@@ -1,4 +1,4 @@
-"""Width tables: validation, exact round trips, atomic writes, merge, producer config.
+"""Width tables: validation, exact round trips, atomic writes, merge.
 
 The rows are table fixtures ("toy-*" models), not widths claimed for real models.
 """
@@ -13,7 +13,7 @@ import pytest
 
 from ecwidth.engines import releases
 from ecwidth.errors import MissingWidthError, TableError
-from ecwidth.records import table as table_module
+from ecwidth.records import formats
 from ecwidth.records.atomic import write_text_atomic
 from ecwidth.records.table import COLUMNS, SCHEMA_VERSION, WidthRow, WidthTable
 
@@ -123,38 +123,6 @@ def test_widths_and_width(table):
         table.width("toy-a", "audio")
     with pytest.raises(TableError, match=r"'toy-z' is not in the width table.*'toy-a', 'toy-b'"):
         table.width("toy-z", "image")
-
-
-def test_producer_config_shape(table):
-    assert table.producer_config("toy-a") == {
-        "mm_encoder_output_widths": {"image": 64, "video": 64},
-        "engine": {"name": "vllm", "version": "0.33.0"},
-    }
-
-
-def test_producer_config_file_has_one_rendering(table, tmp_path, capsys):
-    """`ecwidth export --format producer-json` and the notebooks' files are the same bytes."""
-    from ecwidth.cli.commands import main
-    from ecwidth.study.notebook import write_producer_configs
-
-    text = table.render_producer_config("toy-a")
-    assert text == (
-        '{\n  "engine": {\n    "name": "vllm",\n    "version": "0.33.0"\n  },\n'
-        '  "mm_encoder_output_widths": {\n    "image": 64,\n    "video": 64\n  }\n}\n'
-    )
-    table.to_json(tmp_path / "t.json")
-    assert main(["export", str(tmp_path / "t.json"), "--model", "toy-a", "--format", "producer-json"]) == 0
-    assert capsys.readouterr().out == text
-    (written,) = [p for p in write_producer_configs(table, tmp_path / "producer") if p.stem == "toy-a"]
-    assert written.read_text() == text
-
-
-def test_producer_config_refuses_predicted_rows():
-    guessed = WidthTable([row(), row(modality="video", source="predicted", dummy="none")])
-    with pytest.raises(TableError, match=r"video is predicted.*Measure the model first"):
-        guessed.producer_config("toy-a")
-    with pytest.raises(TableError, match=r"models in the table: \['toy-a'\]"):
-        guessed.producer_config("toy-z")
 
 
 # --- merge -----------------------------------------------------------------
@@ -405,7 +373,7 @@ def test_failed_render_leaves_every_old_file(table, tmp_path, monkeypatch):
     monkeypatch.setattr(WidthTable, "render_markdown", broken)
     with pytest.raises(RuntimeError):
         table.write(tmp_path)
-    monkeypatch.setattr(table_module.json, "dumps", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(formats.json, "dumps", lambda *a, **k: 1 / 0)
     with pytest.raises(ZeroDivisionError):
         table.to_json(old[0])
     assert {p: p.read_bytes() for p in old} == before
@@ -423,7 +391,7 @@ def test_write_text_atomic_creates_parents_and_replaces(tmp_path):
 
 
 def test_a_table_renders_as_an_html_table_in_jupyterlab():
-    from width_tables import toy_row
+    from tests.width_tables import toy_row
 
     table = WidthTable([toy_row("qwen3-vl-2b-instruct", "image", 8192), toy_row("<b>x</b>", "image", 2048)])
     html = table._repr_html_()

@@ -6,13 +6,15 @@ modality keys differ by engine as Kimi-K2.5's do (``vision_chunk`` under vLLM, `
 
 import json
 from dataclasses import replace
+from functools import partial
 
 import pytest
-from width_tables import engine_fields, toy_row
 
 from ecwidth.engines import releases
 from ecwidth.errors import TableError, UnknownEngineError
 from ecwidth.records.table import ALL_ENGINES, COLUMNS, SCHEMA_VERSION, WidthTable
+from ecwidth.serving.producer_config import producer_config, render_producer_config
+from tests.width_tables import engine_fields, toy_row
 
 VLLM_32, VLLM_33, SGLANG = (releases.release(key) for key in ("vllm==0.32.0", "vllm==0.33.0", "sglang==0.5.23"))
 
@@ -60,12 +62,16 @@ def test_a_release_the_rows_lack_names_the_ones_they_hold(side_by_side):
     with pytest.raises(TableError, match=r"model 'toy-s' has no rows for vllm==0.33.0; its rows are for: sglang"):
         side_by_side.widths("toy-s", engine="vllm")
     with pytest.raises(TableError, match=r"no rows for vllm==0.32.0; its rows are for: sglang==0.5.23, vllm==0.33.0"):
-        side_by_side.producer_config("toy-k", engine="vllm==0.32.0")
+        producer_config(side_by_side, "toy-k", engine="vllm==0.32.0")
     with pytest.raises(UnknownEngineError, match=r"unknown engine 'trt'.*known: vllm==0.32.0, vllm==0.33.0"):
         side_by_side.widths("toy-k", engine="trt")
     with pytest.raises(UnknownEngineError, match="known"):
         side_by_side.widths("toy-k", engine="vllm==0.99.0")
-    for lookup in (side_by_side.widths, side_by_side.producer_config, side_by_side.render_producer_config):
+    for lookup in (
+        side_by_side.widths,
+        partial(producer_config, side_by_side),
+        partial(render_producer_config, side_by_side),
+    ):
         with pytest.raises(TableError, match="for one engine release"):  # "all" would mix the releases' widths
             lookup("toy-k", engine=ALL_ENGINES)
 
@@ -100,11 +106,11 @@ def test_merge_never_mixes_releases(side_by_side):
 
 
 def test_producer_config_says_which_release_it_is_for(side_by_side):
-    assert side_by_side.producer_config("toy-k", engine="sglang") == {
+    assert producer_config(side_by_side, "toy-k", engine="sglang") == {
         "mm_encoder_output_widths": {"image": 7168, "audio": 1280},
         "engine": {"name": "sglang", "version": "0.5.23"},
     }
-    text = side_by_side.render_producer_config("toy-k")
+    text = render_producer_config(side_by_side, "toy-k")
     assert json.loads(text) == {
         "mm_encoder_output_widths": {"vision_chunk": 7168},
         "engine": {"name": "vllm", "version": "0.33.0"},

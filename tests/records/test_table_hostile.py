@@ -8,13 +8,13 @@ import re
 import time
 
 import pytest
-from width_tables import toy_row
 
 import ecwidth
 from ecwidth.errors import EcwidthError, MalformedReportError, TableError
-from ecwidth.records import table as table_module
+from ecwidth.records import formats
 from ecwidth.records.strict_json import StrictJSONError, loads_strict
 from ecwidth.records.table import MAX_TABLE_BYTES, WidthTable
+from tests.width_tables import toy_row
 
 NAMES = [
     "line\rbreak",  # a lone CR: the writer ends lines with \n, so it must be quoted
@@ -194,7 +194,7 @@ def test_a_table_past_the_limit_is_not_written(tmp_path, monkeypatch):
     table = WidthTable([toy_row(f"toy-{i}", "image", 8) for i in range(20)])
     table.write(tmp_path)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    monkeypatch.setattr(table_module, "MAX_TABLE_BYTES", 1000)
+    monkeypatch.setattr(formats, "MAX_TABLE_BYTES", 1000)
     for write in (table.to_json, table.to_csv):
         with pytest.raises(TableError, match=r"refusing to write a (JSON|CSV) width table of \d+ bytes: past the 1000"):
             write(tmp_path / "encoder_widths.json")

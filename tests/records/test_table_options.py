@@ -10,8 +10,6 @@ import json
 from dataclasses import replace
 
 import pytest
-from tiny_configs import tiny_config
-from width_tables import STAMP, toy_row
 
 from ecwidth.cli.commands import main
 from ecwidth.engines import releases
@@ -19,6 +17,9 @@ from ecwidth.errors import TableError
 from ecwidth.measuring.measure import measure
 from ecwidth.measuring.survey import rows_from_result
 from ecwidth.records.table import COLUMNS, SCHEMA_1_COLUMNS, SCHEMA_2_COLUMNS, WidthTable
+from ecwidth.serving.producer_config import producer_config
+from tests.tiny_configs import tiny_config
+from tests.width_tables import STAMP, toy_row
 
 RATE = 0.25
 
@@ -45,11 +46,11 @@ def test_a_table_holds_one_model_with_pruning_off_and_on(both):
     assert all(on[m] > off[m] for m in off)  # the engine's position channels, measured
     assert {tuple(sorted(row.options.items())) for row in both} == {(), (("video_pruning_rate", RATE),)}
     engine = {"name": "vllm", "version": "0.33.0"}
-    assert both.producer_config("tiny-qwen2-5-vl", video_pruning_rate=RATE) == {
+    assert producer_config(both, "tiny-qwen2-5-vl", video_pruning_rate=RATE) == {
         "mm_encoder_output_widths": on,
         "engine": engine,
     }
-    assert both.producer_config("tiny-qwen2-5-vl") == {"mm_encoder_output_widths": off, "engine": engine}
+    assert producer_config(both, "tiny-qwen2-5-vl") == {"mm_encoder_output_widths": off, "engine": engine}
 
 
 @pytest.mark.parametrize("suffix", [".json", ".csv"])
@@ -70,7 +71,7 @@ def test_export_picks_one_setting_for_a_producer_and_keeps_every_setting_in_a_ta
     both.to_json(path)
     producer = ["--model", "tiny-qwen2-5-vl", "--format", "producer-json", "--video-pruning-rate", str(RATE)]
     assert main(["export", str(path), *producer]) == 0
-    assert json.loads(capsys.readouterr().out) == both.producer_config("tiny-qwen2-5-vl", video_pruning_rate=RATE)
+    assert json.loads(capsys.readouterr().out) == producer_config(both, "tiny-qwen2-5-vl", video_pruning_rate=RATE)
     assert main(["export", str(path), "--format", "csv", "-o", str(tmp_path / "all.csv")]) == 0
     assert WidthTable.read(tmp_path / "all.csv") == both
     pruned = ["--format", "csv", "--video-pruning-rate", str(RATE), "-o", str(tmp_path / "on.csv")]
@@ -157,6 +158,6 @@ def test_schema_2_tables_read_as_vllm_0_32(both, tmp_path, suffix):
     assert old.widths("tiny-qwen2-5-vl", video_pruning_rate=RATE) == both.widths(
         "tiny-qwen2-5-vl", video_pruning_rate=RATE
     )
-    assert old.producer_config("tiny-qwen2-5-vl")["engine"] == {"name": "vllm", "version": "0.32.0"}
+    assert producer_config(old, "tiny-qwen2-5-vl")["engine"] == {"name": "vllm", "version": "0.32.0"}
     assert set(COLUMNS) - set(SCHEMA_2_COLUMNS) == {"engine", "engine_version"}
     assert old.merge(both) == WidthTable([*old, *both])  # two releases side by side, never mixed

@@ -1,0 +1,60 @@
+"""One model's producer config from a width table: the EC producer's ``mm_encoder_output_widths`` and its engine.
+
+``{"mm_encoder_output_widths": {modality: width}, "engine": {"name": "vllm", "version": "0.33.0"}}``:
+the mapping a serving engine records on its EC transfer config when the
+producer starts (``ecwidth.serving.producer`` measures it there), read from a
+table instead, so a deployment can be checked, or sized, before it starts.
+``ecwidth export --format producer-json`` writes ``render_producer_config``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ecwidth.engines.releases import Release
+from ecwidth.errors import TableError
+from ecwidth.records.rows import short_repr
+from ecwidth.records.table import WidthTable, one_release
+
+
+def producer_config(
+    table: WidthTable, model: str, *, video_pruning_rate: float = 0.0, engine: str | Release | None = None
+) -> dict[str, Any]:
+    """The EC producer field serving engines keep, and the release it is for, from ``table``'s rows of ``model``.
+
+    A producer runs one engine release with one setting, so the config is for
+    the rows of that release (``engine`` as ``WidthTable`` takes it) measured
+    with ``video_pruning_rate`` (0: off, the engine's default).
+
+    Raises:
+        TableError: ``model`` is not in the table or has no rows with that
+            release or setting, or any of its rows is predicted: a producer's
+            transfer buffers must not be sized from a guess.
+        UnsupportedOptionError: ``video_pruning_rate`` is out of range.
+        UnknownEngineError: ``engine`` names no release ecwidth knows.
+    """
+    rows = table.for_model(model, video_pruning_rate=video_pruning_rate, engine=one_release(engine)).rows
+    predicted = [row.modality for row in rows if row.source == "predicted"]
+    if predicted:
+        raise TableError(
+            f"refusing to build a producer config for {short_repr(model)}: the width of {', '.join(predicted)} "
+            "is predicted, not measured, and a producer must not be sized from a guess. "
+            "Measure the model first, then export the measured table."
+        )
+    return {
+        "mm_encoder_output_widths": {row.modality: row.encoder_width for row in rows},
+        "engine": {"name": rows[0].engine, "version": rows[0].engine_version},
+    }
+
+
+def render_producer_config(
+    table: WidthTable, model: str, *, video_pruning_rate: float = 0.0, engine: str | Release | None = None
+) -> str:
+    """The JSON text of one model's producer config file, as ``ecwidth export`` and the notebooks write it.
+
+    Raises:
+        TableError, UnsupportedOptionError, UnknownEngineError: As ``producer_config``.
+    """
+    config = producer_config(table, model, video_pruning_rate=video_pruning_rate, engine=engine)
+    return json.dumps(config, indent=2, sort_keys=True) + "\n"
