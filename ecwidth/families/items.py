@@ -87,7 +87,8 @@ class ItemSize:
                 check_item_number(name, value, limit)
 
 
-#: Widest aspect ratio Qwen-VL processors accept; vLLM's profile image stays within it.
+#: The widest aspect ratio (long side over short) Qwen-style processors take: transformers' ``smart_resize``, and
+#: vLLM's own copies of it, raise ``ValueError`` past it. vLLM's profile image stays within it.
 MAX_ASPECT_RATIO = 200
 #: Whisper-style feature extractors: 16 kHz audio, hop 160 samples.
 MEL_FRAMES_PER_SECOND = 100
@@ -124,16 +125,37 @@ class ItemKind:
 # -- Qwen-style patch grids ----------------------------------------------------
 
 
+def check_aspect_ratio(height: int, width: int, shown: str) -> None:
+    """Refuse an image or frame whose sides are further apart than the engine's processor takes.
+
+    Raises:
+        EcwidthError: Names the item (``shown``), its ratio and ``MAX_ASPECT_RATIO``.
+    """
+    long, short = max(height, width), min(height, width)
+    if long > MAX_ASPECT_RATIO * short:  # exact on integers, as the engine's float test is on real sides
+        raise EcwidthError(
+            f"an image or video frame of {shown} pixels has an aspect ratio of {long / short:.6g}; the engine's "
+            f"processor refuses one over {MAX_ASPECT_RATIO} (long side over short): crop or pad it to at most "
+            f"{MAX_ASPECT_RATIO}:1"
+        )
+
+
 def smart_resize(height: int, width: int, unit: int, min_pixels: int, max_pixels: int) -> tuple[int, int]:
     """Round an image to multiples of ``unit`` pixels within the pixel budget, as Qwen processors do.
 
+    By default the rule of transformers' Qwen2-VL ``smart_resize``, which vLLM
+    calls for every Qwen2-VL-style processor: a side under half a unit rounds
+    to 0, so the image scales up to ``min_pixels``.
+
     Raises:
-        EcwidthError: A side is past ``MAX_ITEM_SIDE`` (or not above 0).
+        EcwidthError: A side is past ``MAX_ITEM_SIDE`` (or not above 0), or the sides are further apart than
+            ``MAX_ASPECT_RATIO``.
     """
     check_item_number("height in pixels", height, MAX_ITEM_SIDE)
     check_item_number("width in pixels", width, MAX_ITEM_SIDE)
-    h = max(unit, round(height / unit) * unit)
-    w = max(unit, round(width / unit) * unit)
+    check_aspect_ratio(height, width, f"{height}×{width}")
+    h = round(height / unit) * unit
+    w = round(width / unit) * unit
     if h * w > max_pixels:
         beta = math.sqrt(height * width / max_pixels)
         h = max(unit, math.floor(height / beta / unit) * unit)
@@ -151,17 +173,22 @@ def video_smart_resize(
     """Frame size after a video ``smart_resize`` whose pixel budget covers all frames together.
 
     Qwen3-VL's video processor and GLM-4V's processors (where a lone image counts
-    as ``temporal`` frames) share this rule.
+    as ``temporal`` frames) share this rule. A frame under one unit a side
+    scales up first; the aspect limit applies to the scaled sides, as there.
 
     Raises:
-        EcwidthError: A side or the frame count is past its limit (or not above 0).
+        EcwidthError: A side or the frame count is past its limit (or not above 0), or the scaled sides are
+            further apart than ``MAX_ASPECT_RATIO``.
     """
     check_item_number("frame count", frames, MAX_ITEM_FRAMES)
     check_item_number("height in pixels", height, MAX_ITEM_SIDE)
     check_item_number("width in pixels", width, MAX_ITEM_SIDE)
+    shown = f"{height}×{width}"
     if height < unit or width < unit:
         scale = max(unit / height, unit / width)
         height, width = int(height * scale), int(width * scale)
+        shown += f" (scaled to {height}×{width})"
+    check_aspect_ratio(height, width, shown)
     h = round(height / unit) * unit
     w = round(width / unit) * unit
     volume = round(frames / temporal) * temporal * h * w

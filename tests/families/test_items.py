@@ -1,10 +1,12 @@
 """The arithmetic the item kinds share, each rule against an expectation computed another way.
 
 ``smart_resize`` and ``video_smart_resize`` are checked against transformers' own
-processors (the PIL ones, which need no torchvision) and against the properties
-the processors promise; the most-tokens search against a brute force over every
-grid; the grid cap, the clip search and mel frames against their definitions;
-and every size past a real item is one ``EcwidthError`` naming its limit.
+functions, those vLLM 0.32 and 0.33 call for Qwen-style items (the PIL module's
+copy of the Qwen2-VL image rule, which needs no torchvision), extreme aspect
+ratios and the ratio the engine refuses included, and against the properties the
+processors promise; the most-tokens search against a brute force over every grid; the grid
+cap, the clip search and mel frames against their definitions; and every size
+past a real item is one ``EcwidthError`` naming its limit.
 """
 
 from __future__ import annotations
@@ -45,28 +47,58 @@ def _reference_image_resize():
     return reference
 
 
-def _reference_video_resize():
+def _reference_video_resize(family: str = "glm4v"):
+    """GLM-4V's image rule (vLLM's glm4_1v.py calls it) or Qwen3-VL's video rule (vLLM's qwen3_vl.py)."""
     try:
-        from transformers.models.glm4v.image_processing_pil_glm4v import smart_resize as reference
+        if family == "glm4v":
+            from transformers.models.glm4v.image_processing_pil_glm4v import smart_resize as reference
+        else:
+            from transformers.models.qwen3_vl.video_processing_qwen3_vl import smart_resize as reference
     except ImportError:
-        pytest.skip("transformers' PIL GLM-4V image processor is not importable here")
+        pytest.skip(f"transformers' {family} smart_resize is not importable here")
     return reference
+
+
+def _outcome(call):
+    """What a resize gives: its sides, or ``"refused"`` where it raises ``ValueError`` (``EcwidthError`` is one)."""
+    try:
+        return call()
+    except ValueError:
+        return "refused"
+
+
+#: Sides at extreme aspect ratios: under half a unit, at the 200:1 limit and just past it.
+EXTREME = [(1, 100), (100, 1), (1, 199), (1, 200), (200, 1), (1, 201), (201, 1), (3, 600), (600, 3), (3, 601),
+           (2, 401), (13, 2600), (14, 2800), (27, 5400), (27, 5401), (5, 1000), (1, 1), (1, 9999), (40, 8001)]  # fmt: skip
+#: Budgets of the Qwen2-VL image processor (unit 28) and of Qwen3-VL's (unit 32).
+BUDGETS = [QWEN2_VL, dict(unit=32, min_pixels=65536, max_pixels=16777216)]
 
 
 # -- smart_resize ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("height", "width"), [(h, w) for h, w in itertools.product(SIDES, SIDES)
-                                               if max(h, w) / min(h, w) <= MAX_ASPECT_RATIO and min(h, w) >= 14])  # fmt: skip
-def test_smart_resize_is_transformers_qwen2_vl_rule(height, width):
-    # Under half a unit a side, ecwidth keeps one unit (qwen_vl_utils' rule) where transformers rounds to 0 and
-    # rescales to min_pixels: the two part only there, so the comparison starts at half a unit.
+@pytest.mark.parametrize(("height", "width"), list(itertools.product(SIDES, SIDES)) + EXTREME)
+@pytest.mark.parametrize("budget", BUDGETS, ids=["unit28", "unit32"])
+def test_smart_resize_is_transformers_qwen2_vl_rule_which_vllm_calls(height, width, budget):
+    # A side under half a unit rounds to 0 there, so the image scales up to min_pixels; past 200:1 it raises.
     reference = _reference_image_resize()
-    expected = reference(height, width, factor=28, min_pixels=QWEN2_VL["min_pixels"], max_pixels=QWEN2_VL["max_pixels"])
-    assert smart_resize(height, width, **QWEN2_VL) == expected
+    expected = _outcome(lambda: reference(height, width, budget["unit"], budget["min_pixels"], budget["max_pixels"]))
+    assert _outcome(lambda: smart_resize(height, width, **budget)) == expected
 
 
-@pytest.mark.parametrize(("height", "width"), list(itertools.product(SIDES, SIDES)))
+@pytest.mark.parametrize(("height", "width"), [(1, 201), (201, 1), (3, 601), (27, 5401), (1, 9999)])
+def test_smart_resize_refuses_past_200_to_1_in_one_line_naming_the_limit(height, width):
+    with pytest.raises(ValueError, match="aspect ratio"):  # the engine's own refusal
+        _reference_image_resize()(height, width, 28, 3136, 12845056)
+    with pytest.raises(
+        EcwidthError, match=rf"{height}×{width} pixels .* refuses one over 200 .*at most 200:1"
+    ) as error:
+        smart_resize(height, width, **QWEN2_VL)
+    assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize(("height", "width"),
+                         [(h, w) for h, w in itertools.product(SIDES, SIDES) if max(h, w) <= MAX_ASPECT_RATIO * min(h, w)])  # fmt: skip
 def test_smart_resize_gives_whole_units_within_the_budget(height, width):
     unit, low, high = QWEN2_VL["unit"], QWEN2_VL["min_pixels"], QWEN2_VL["max_pixels"]
     h, w = smart_resize(height, width, **QWEN2_VL)
@@ -96,12 +128,20 @@ def test_smart_resize_scales_a_large_image_down_keeping_its_aspect():
 
 
 @pytest.mark.parametrize("frames", [2, 3, 8, 30, 600])
-@pytest.mark.parametrize(("height", "width"), [(28, 28), (100, 3000), (448, 448), (1080, 1920), (4000, 4000)])
-def test_video_smart_resize_is_transformers_glm4v_rule(frames, height, width):
-    reference = _reference_video_resize()
+@pytest.mark.parametrize(("height", "width"), [(28, 28), (100, 3000), (448, 448), (1080, 1920), (4000, 4000)] + EXTREME)
+@pytest.mark.parametrize("family", ["glm4v", "qwen3_vl"])
+def test_video_smart_resize_is_transformers_rule_which_vllm_calls(frames, height, width, family):
+    # A frame under one unit scales up first (1 × 201 to 28 × 5628), and the 200:1 limit applies to that.
+    reference = _reference_video_resize(family)
     budget = dict(min_pixels=112 * 112, max_pixels=28 * 28 * 2 * 30000)
-    expected = reference(frames, height, width, temporal_factor=2, factor=28, **budget)
-    assert video_smart_resize(frames, height, width, temporal=2, unit=28, **budget) == expected
+    expected = _outcome(lambda: reference(frames, height, width, temporal_factor=2, factor=28, **budget))
+    assert _outcome(lambda: video_smart_resize(frames, height, width, temporal=2, unit=28, **budget)) == expected
+
+
+def test_video_smart_resize_refuses_past_200_to_1_naming_the_scaled_sides():
+    with pytest.raises(EcwidthError, match=r"1×201 \(scaled to 28×5628\) pixels .* over 200") as error:
+        video_smart_resize(2, 1, 201, temporal=2, unit=28, min_pixels=112 * 112, max_pixels=10**9)
+    assert "\n" not in str(error.value)
 
 
 @pytest.mark.parametrize("frames", [2, 4, 16, 64, 256])
