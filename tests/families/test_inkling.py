@@ -65,10 +65,18 @@ def test_a_tower_smaller_than_its_plan_is_refused_in_one_line_without_scipy(monk
     assert predict_widths(cfg) == {"image": 32, "audio": cfg["audio_config"]["decoder_dmodel"]}  # builds nothing
 
 
-def test_a_tower_smaller_than_its_plan_measures_decoder_dmodel_with_scipy() -> None:
-    pytest.importorskip("scipy")
+def test_a_tower_smaller_than_its_plan_measures_decoder_dmodel_with_scipy(monkeypatch) -> None:
+    import scipy.optimize  # in the `measure` extra: transformers plans such a tower with it
+
+    assignments = []
+    solve = scipy.optimize.linear_sum_assignment
+    monkeypatch.setattr(scipy.optimize, "linear_sum_assignment", lambda cost: assignments.append(cost) or solve(cost))
     cfg = small_tower()
-    assert measure(cfg, device="cpu").widths == {"image": 32, "audio": cfg["audio_config"]["decoder_dmodel"]}
+    result = measure(cfg, device="cpu")
+    assert assignments  # the tower took the scipy plan: fewer layers than steps
+    widths = {"image": cfg["vision_config"]["decoder_dmodel"], "audio": cfg["audio_config"]["decoder_dmodel"]}
+    assert result.widths == widths and result.predicted == widths
+    assert result.lm_hidden_size not in widths.values()  # the engine's width, not transformers' text width
 
 
 def test_the_engine_reads_the_raw_file_so_no_class_default_stands_in() -> None:
