@@ -76,31 +76,49 @@ def materialize(module: nn.Module, device: torch.device, dtype: torch.dtype) -> 
     fp32). All parameters are views into one ``zero_storage`` block, 64-byte
     aligned; a parameter shared by two submodules stays shared. Weights are
     zeros rather than random: the width depends on the architecture alone.
+    Each view is one ``as_strided`` of the block seen as its dtype, and the
+    module tree is walked once: a catalog survey gives some 23,000 parameters
+    storage, where slicing and viewing twice each took half its build time
+    beyond construction.
     """
+    submodules = list(module.modules())
     slots: dict[int, tuple[int, torch.dtype, torch.Size]] = {}
     nbytes = 0
-    for submodule in module.modules():
+    for submodule in submodules:
         for param in submodule._parameters.values():
             if param is not None and id(param) not in slots:
                 param_dtype = dtype if param.dtype.is_floating_point else param.dtype
                 slots[id(param)] = (nbytes, param_dtype, param.shape)
                 nbytes += -(-param.numel() * param_dtype.itemsize // _ALIGN) * _ALIGN
-    storage = zero_storage(nbytes, device)
+    block = zero_storage(nbytes, device)[:nbytes]  # every offset is a multiple of every itemsize
+    as_dtype: dict[torch.dtype, torch.Tensor] = {}
     made: dict[int, nn.Parameter] = {}
-    for submodule in module.modules():
+    for submodule in submodules:
         for name, param in list(submodule._parameters.items()):
             if param is None:
                 continue
             if id(param) not in made:
                 offset, param_dtype, shape = slots[id(param)]
-                size = shape.numel() * param_dtype.itemsize
-                view = storage[offset : offset + size].view(param_dtype).view(shape)
+                if param_dtype not in as_dtype:
+                    as_dtype[param_dtype] = block.view(param_dtype)
+                view = as_dtype[param_dtype].as_strided(
+                    shape, _contiguous_strides(shape), offset // param_dtype.itemsize
+                )
                 made[id(param)] = nn.Parameter(view, requires_grad=False)
                 mark_zero(made[id(param)])
             submodule._parameters[name] = made[id(param)]
         for name, buffer in list(submodule._buffers.items()):
             if buffer is not None and buffer.device != device:
                 submodule._buffers[name] = buffer.to(device)
+
+
+def _contiguous_strides(shape: torch.Size) -> tuple[int, ...]:
+    """The strides of a contiguous tensor of ``shape``, in elements."""
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
 
 
 def without_language_layers(config: Any) -> Any:
