@@ -110,6 +110,10 @@ class FamilyAdapter(ServedByReleases):
     #: nothing is built and ``predict`` answers from the engine's formula (``predicted_only``); a family whose
     #: tower transformers has under another name builds it itself (Alpamayo 2's Qwen3-VL).
     engine_only: ClassVar[bool] = False
+    #: engine architectures whose published configs carry another model's ``model_type`` (FunASR's says
+    #: ``qwen3``): vLLM picks the class by ``architectures``, so a config whose first architecture is one of these
+    #: is this family's, filed under ``model_types[0]`` (``family_key``). Only an ``engine_only`` family has them.
+    architectures: ClassVar[tuple[str, ...]] = ()
 
     # -- from the config alone -------------------------------------------------
 
@@ -382,16 +386,22 @@ def resolve(obj: Any, dotted: str) -> Any:
 
 
 _REGISTRY: dict[str, FamilyAdapter] = {}
+_BY_ARCHITECTURE: dict[str, FamilyAdapter] = {}
 _discovered = False
 
 
 def register(cls: type[FamilyAdapter]) -> type[FamilyAdapter]:
-    """Class decorator: register an adapter for each of its ``model_types``."""
+    """Class decorator: register an adapter for each of its ``model_types`` and ``architectures``."""
     adapter = cls()
-    for model_type in cls.model_types:
-        if model_type in _REGISTRY and type(_REGISTRY[model_type]) is not cls:
-            raise ValueError(f"model_type {model_type!r} is already served by {type(_REGISTRY[model_type]).__name__}")
-        _REGISTRY[model_type] = adapter
+    if cls.architectures and not (cls.engine_only and cls.model_types):
+        raise ValueError(f"{cls.__name__}: only an engine_only family with a model type of its own takes architectures")
+    for key, registry in [
+        *((t, _REGISTRY) for t in cls.model_types),
+        *((a, _BY_ARCHITECTURE) for a in cls.architectures),
+    ]:
+        if key in registry and type(registry[key]) is not cls:
+            raise ValueError(f"{key!r} is already served by {type(registry[key]).__name__}")
+        registry[key] = adapter
     return cls
 
 
@@ -412,6 +422,16 @@ def supported_model_types() -> list[str]:
     """Every registered ``model_type``, sorted."""
     _discover()
     return sorted(_REGISTRY)
+
+
+def family_key(raw: Mapping[str, Any]) -> str:
+    """The model type ecwidth files a raw config under: a family's own key where that family claims the config's
+    first ``architectures`` entry (vLLM picks the class so), else the config's ``model_type``."""
+    _discover()
+    names = raw.get("architectures")
+    first = names[0] if isinstance(names, list) and names and isinstance(names[0], str) else ""
+    claimed = _BY_ARCHITECTURE.get(first)
+    return claimed.model_types[0] if claimed is not None else raw["model_type"]
 
 
 def find_adapter(model_type: str) -> FamilyAdapter | None:

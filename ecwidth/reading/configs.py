@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from ecwidth.errors import ConfigError, RemoteCodeError, UnknownModelTypeError, one_line
-from ecwidth.families.adapter import find_adapter, no_adapter
-from ecwidth.reading.sources import locate, path_name
+from ecwidth.families.adapter import family_key, find_adapter, no_adapter
+from ecwidth.reading.mistral import PARAMS_FILE, config_from_params
+from ecwidth.reading.sources import checkpoint_config, locate, path_name
 from ecwidth.reading.validate import check_values
 from ecwidth.records.strict_json import StrictJSONError, TooLargeError, loads_strict, read_bounded
 
@@ -46,7 +47,8 @@ class ModelSpec:
 
     @property
     def model_type(self) -> str:
-        return self.raw["model_type"]
+        """The config's ``model_type``, or the family's own key where a family is picked by architecture."""
+        return family_key(self.raw)
 
     @property
     def config_sha256(self) -> str:
@@ -204,6 +206,7 @@ def spec_from_dict(raw: Mapping[str, Any], *, name: str, source: str, trust_remo
     if not isinstance(model_type, str):
         raise ConfigError(f"{source}: no 'model_type' field; is this a transformers config.json?")
     check_values(raw, source=source)
+    model_type = family_key(raw)
     adapter = find_adapter(model_type)
     engine_only = adapter is not None and adapter.engine_only
     if "auto_map" in raw and not engine_only:  # an engine-only family is only read: no code of any kind runs
@@ -218,7 +221,7 @@ def spec_from_dict(raw: Mapping[str, Any], *, name: str, source: str, trust_remo
         )
     native = raw
     if adapter is not None:
-        native = adapter.translate(_copied(raw))
+        native = adapter.translate({**_copied(raw), "model_type": model_type})
         missing = adapter.missing_fields(native)
         if missing:
             raise ConfigError(
@@ -238,7 +241,8 @@ def spec_from_dict(raw: Mapping[str, Any], *, name: str, source: str, trust_remo
 
 
 def spec_from_path(path: str | Path, *, name: str | None = None, trust_remote_code: bool = False) -> ModelSpec:
-    """Read a config file (``config.json`` or any ``*.json``), or a folder that holds ``config.json``.
+    """Read a config file (``config.json`` or any ``*.json``), or a folder that holds ``config.json``; a
+    Mistral-format ``params.json`` (the file, or a folder holding it and no ``config.json``) is read as vLLM reads it.
 
     The spec is called ``name``, else after the path (see ``ecwidth.reading.sources.path_name``).
 
@@ -250,7 +254,7 @@ def spec_from_path(path: str | Path, *, name: str | None = None, trust_remote_co
     if "\0" in str(path):  # os.stat would raise a bare ValueError
         raise ConfigError(f"cannot read {str(path)[:200]!r}: a path never holds a NUL character")
     try:
-        file = path / "config.json" if path.is_dir() else path
+        file = checkpoint_config(path) if path.is_dir() else path
         if file.exists() and not file.is_file():  # a FIFO or a device would be read until it ends, if ever
             raise ConfigError(f"{file} is not a regular file; pass a config.json file or a folder holding one")
     except OSError as error:  # a name past the filesystem's limits (ENAMETOOLONG)
@@ -269,6 +273,8 @@ def spec_from_path(path: str | Path, *, name: str | None = None, trust_remote_co
         raw = loads_strict(text)
     except StrictJSONError as error:
         raise ConfigError(f"{file}: {error}") from error
+    if file.name == PARAMS_FILE:
+        raw = config_from_params(raw, source=str(file))
     return spec_from_dict(raw, name=name or path_name(path), source=str(file), trust_remote_code=trust_remote_code)
 
 

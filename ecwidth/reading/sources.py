@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ecwidth.errors import ConfigError
 from ecwidth.reading.catalog import CatalogEntry, catalog_entry, catalog_names
+from ecwidth.reading.mistral import PARAMS_FILE
 
 #: ``ORG/NAME`` or ``ORG/NAME@revision``, with the hub's characters for names.
 _HUB_ID = re.compile(r"(?P<repo>[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)(?:@(?P<revision>[^\s@]+))?")
@@ -79,7 +80,7 @@ def catalog_entry_for(model: str) -> CatalogEntry | None:
 def path_name(path: str | os.PathLike[str]) -> str:
     """The row name of a local config: its folder's name (the hub id for a cache snapshot), or a config file's stem."""
     path = Path(path).absolute()
-    if path.suffix == ".json" and path.name != "config.json":
+    if path.suffix == ".json" and path.name not in ("config.json", PARAMS_FILE):
         return path.stem
     folder = path.parent if path.suffix == ".json" else path
     folder = Path(os.path.normpath(folder))
@@ -87,6 +88,13 @@ def path_name(path: str | os.PathLike[str]) -> str:
     if snapshots.name == "snapshots" and snapshots.parent.name.startswith("models--"):
         return snapshots.parent.name.removeprefix("models--").replace("--", "/", 1)
     return folder.name
+
+
+def checkpoint_config(folder: Path) -> Path:
+    """The config file of a checkpoint folder: ``config.json``, else a Mistral-format ``params.json`` (vLLM's
+    ``auto`` config format reads either; ``ecwidth.reading.mistral``)."""
+    hf, mistral = folder / "config.json", folder / PARAMS_FILE
+    return mistral if not hf.exists() and mistral.exists() else hf
 
 
 def hub_config_file(repo_id: str, revision: str | None = None) -> Path:
@@ -160,7 +168,7 @@ def locate(model: str | os.PathLike[str], *, name: str | None = None) -> Source:
             "one, a hub id ORG/NAME, or a catalog name (see `ecwidth models`)."
         ) from None
     if exists:
-        file = path / "config.json" if path.is_dir() else path
+        file = checkpoint_config(path) if path.is_dir() else path
         return Source(name or path_name(path), path=file)
     hub_id = parse_hub_id(text) if isinstance(model, str) else None
     if hub_id is not None:
