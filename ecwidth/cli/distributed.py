@@ -1,4 +1,4 @@
-"""``torchrun --nproc-per-node N -m ecwidth.distributed (--model MODEL | --config PATH) [--pp-size P] [--json]``.
+"""``torchrun --nproc-per-node N -m ecwidth.distributed (--model MODEL | --config PATH) [--pp-size P] [--json] [-o PATH]``.
 
 Each rank builds its pipeline stage (``ecwidth.serving.distributed.stage_builder``),
 measures, and rank 0 prints the reconciled widths; MODEL is anything
@@ -12,6 +12,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import nullcontext
 from datetime import timedelta
 
 import torch
@@ -28,12 +29,16 @@ from ecwidth.cli.options import (
     add_timeout_option,
     model_spec,
 )
+from ecwidth.cli.rank_signals import RankSignals
 from ecwidth.engines import releases
+from ecwidth.engines.releases import Release
 from ecwidth.engines.runtime import RuntimeOptions, describe_options
-from ecwidth.errors import one_line
+from ecwidth.errors import RankFailedError, one_line
 from ecwidth.families.adapter import find_adapter
 from ecwidth.measuring.deadline import check_timeout
 from ecwidth.measuring.devices import resolve_device, resolve_dtype
+from ecwidth.reading.configs import ModelSpec
+from ecwidth.records.atomic import write_text_atomic
 from ecwidth.serving.distributed import DEFAULT_TIMEOUT_S, measure_across_ranks, stage_builder
 
 
@@ -85,11 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
         parser, default=DEFAULT_TIMEOUT_S, help="seconds a rank may build and encode, and waits for the others"
     )
     add_json_option(parser, help="rank 0 prints the result as JSON")
+    parser.add_argument(
+        "-o", "--output", metavar="PATH", help="rank 0 writes the result here (atomically) instead of stdout"
+    )
     add_progress_option(parser)
     return parser
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, rank_signals: RankSignals | None) -> int:
     """Validate, join the process group, measure, and print on rank 0; ``main`` leaves the group.
 
     Checks that every rank fails alike run before the process group exists, so
@@ -123,36 +131,66 @@ def _run(args: argparse.Namespace) -> int:
         video_pruning_rate=options.video_pruning_rate, engine=release,
     )  # fmt: skip
     if rank == 0:
-        if args.json:
-            result = {
-                "model": spec.name,
-                "model_type": spec.model_type,
-                "widths": widths,
-                "world_size": world_size,
-                "pp_size": args.pp_size,
-                "engine": {"name": release.engine, "version": release.version},
-            }
-            if options.set_options():
-                result["options"] = options.set_options()
-            print(json.dumps(result))
-        else:
-            listed = ", ".join(f"{modality}={width}" for modality, width in widths.items())
-            print(
-                f"{spec.name} ({spec.model_type}) under {release}: {listed}; {world_size} rank(s), "
-                f"pp-size {args.pp_size}, {describe_options(options.set_options())}, agreed"
-            )
+        _report(args, spec, widths, world_size, release, options, rank_signals)
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _report(
+    args: argparse.Namespace,
+    spec: ModelSpec,
+    widths: dict[str, int],
+    world_size: int,
+    release: Release,
+    options: RuntimeOptions,
+    rank_signals: RankSignals | None,
+) -> None:
+    """Rank 0's result, as JSON or one line, on stdout or written atomically to ``--output``."""
+    if args.json:
+        result = {
+            "model": spec.name,
+            "model_type": spec.model_type,
+            "widths": widths,
+            "world_size": world_size,
+            "pp_size": args.pp_size,
+            "engine": {"name": release.engine, "version": release.version},
+        }
+        if options.set_options():
+            result["options"] = options.set_options()
+        text = json.dumps(result) + "\n"
+    else:
+        listed = ", ".join(f"{modality}={width}" for modality, width in widths.items())
+        text = (
+            f"{spec.name} ({spec.model_type}) under {release}: {listed}; {world_size} rank(s), "
+            f"pp-size {args.pp_size}, {describe_options(options.set_options())}, agreed\n"
+        )
+    if args.output is None:
+        sys.stdout.write(text)
+        return
+    with rank_signals.writing if rank_signals is not None else nullcontext():  # an ending signal waits for it
+        write_text_atomic(args.output, text)
+
+
+def main(argv: Sequence[str] | None = None, *, rank_signals: RankSignals | None = None) -> int:
     """Run the command on this rank; any error is one ``ecwidth.distributed: error:`` line and status 2.
 
     The error is printed before the process group is destroyed: once one rank
     exits, torchrun stops the others, and a slow rank would be stopped silent.
+    ``rank_signals`` (``python -m ecwidth.distributed`` takes them first) ends
+    this rank on SIGTERM or SIGHUP; a rank that fails because a peer was so
+    stopped ends with the peer's status, silently: the peer said why.
     """
+    if rank_signals is not None:
+        rank_signals.torch_loaded.set()  # imported above
     args = build_parser().parse_args(argv)
     try:
-        return _run(args)
+        return _run(args, rank_signals)
+    except RankFailedError as error:
+        stopped = rank_signals.stopped_by() if rank_signals is not None else None
+        if stopped is not None:
+            return 128 + stopped
+        sys.stderr.write(f"ecwidth.distributed: error: {one_line(error)}\n")
+        sys.stderr.flush()
+        return 2
     except (ValueError, RuntimeError, OSError) as error:
         # One write: the ranks share torchrun's stderr, and print() writes the newline apart.
         sys.stderr.write(f"ecwidth.distributed: error: {one_line(error)}\n")

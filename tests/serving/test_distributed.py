@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -286,18 +287,16 @@ def test_a_first_stage_rank_without_the_encoder_is_a_misconfiguration(launched: 
 # -- the torchrun command ------------------------------------------------------
 
 
-def _torchrun(*args: str) -> subprocess.CompletedProcess[str]:
-    """``torchrun --standalone``: a free port on localhost, picked without a race."""
+def _torchrun_command(*args: str) -> tuple[list[str], dict[str, str]]:
+    """``torchrun --standalone`` (a free port on localhost, picked without a race) on two ranks, and its env."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
     command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2"]
-    return subprocess.run(
-        [*command, "-m", "ecwidth.distributed", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=REPO,
-        timeout=LAUNCH_DEADLINE_S,
-    )
+    return [*command, "-m", "ecwidth.distributed", *args], env
+
+
+def _torchrun(*args: str) -> subprocess.CompletedProcess[str]:
+    command, env = _torchrun_command(*args)
+    return subprocess.run(command, capture_output=True, text=True, env=env, cwd=REPO, timeout=LAUNCH_DEADLINE_S)
 
 
 def test_torchrun_prints_the_widths_measure_gives(tmp_path: Path) -> None:
@@ -316,6 +315,63 @@ def test_torchrun_prints_the_widths_measure_gives(tmp_path: Path) -> None:
         "pp_size": 1,
         "engine": {"name": DEFAULT.engine, "version": DEFAULT.version},
     }
+
+
+def test_torchrun_writes_the_result_to_output_from_rank_0(tmp_path: Path) -> None:
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps(tiny_qwen3_vl(levels=1)))
+    output = tmp_path / "out" / "widths.json"
+    run = _torchrun("--config", str(config), "--json", "--device", "cpu", "-o", str(output))
+    assert run.returncode == 0, run.stderr
+    assert json.loads(output.read_text())["widths"] == measure(config, device="cpu").widths
+    assert not run.stdout.strip() and os.listdir(output.parent) == ["widths.json"]
+
+
+def _ranks_taking_ending_signals(launcher: subprocess.Popen[str], ranks: int) -> list[int]:
+    """The pids of the launcher's children once each blocks SIGTERM and SIGHUP (its signal thread is up)."""
+    wanted = (1 << (signal.SIGTERM - 1)) | (1 << (signal.SIGHUP - 1))
+    deadline = time.monotonic() + LAUNCH_DEADLINE_S
+    while time.monotonic() < deadline:
+        found = {}
+        for entry in os.listdir("/proc"):
+            try:
+                fields = dict(line.split(":\t", 1) for line in Path(f"/proc/{entry}/status").read_text().splitlines())
+            except (OSError, ValueError):
+                continue
+            if int(fields.get("PPid", "0")) == launcher.pid:
+                found[int(entry)] = int(fields["SigBlk"], 16) & wanted == wanted
+        if len(found) == ranks and all(found.values()):
+            return sorted(found)
+        time.sleep(0.02)
+    raise AssertionError("the ranks never took their ending signals")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_an_ending_signal_to_one_rank_ends_every_rank_with_its_status_and_the_old_output_stands(
+    tmp_path: Path, signum: int
+) -> None:
+    # As a scheduler stops a job: one rank is signalled while it starts, measures or waits in the rendezvous.
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps(tiny_qwen3_vl(levels=1)))
+    output = tmp_path / "widths.json"
+    output.write_text("the old result\n")
+    command, env = _torchrun_command("--config", str(config), "--json", "--device", "cpu", "-o", str(output))
+    launcher = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
+    try:
+        first, second = _ranks_taking_ending_signals(launcher, 2)
+        os.kill(first, signum)
+        signalled = time.monotonic()
+        _, stderr = launcher.communicate(timeout=LAUNCH_DEADLINE_S)
+    finally:
+        launcher.kill()
+    assert time.monotonic() - signalled < 30, "the ranks did not end promptly"
+    name, status = signal.Signals(signum).name, 128 + signum
+    lines = [line for line in stderr.splitlines() if line.startswith("ecwidth.distributed:")]
+    assert lines == [f"ecwidth.distributed: stopped by {name}"], stderr  # the rank signalled says why
+    reported = re.findall(r"^\s*exitcode\s*:\s*(-?\d+) \(pid: (\d+)\)", stderr, flags=re.MULTILINE)  # torchrun's
+    # The rank signalled ends with its signal's status; torchrun's agent stops the other with SIGTERM: 143.
+    assert dict((int(pid), int(code)) for code, pid in reported) == {first: status, second: 143}, stderr
+    assert output.read_text() == "the old result\n" and sorted(os.listdir(tmp_path)) == ["config.json", "widths.json"]
 
 
 def test_torchrun_error_is_one_line_on_every_rank(tmp_path: Path) -> None:
