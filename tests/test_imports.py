@@ -1,4 +1,5 @@
-"""``import ecwidth``, the table commands and the producer hook load neither torch nor transformers (nor pandas).
+"""``import ecwidth``, the table commands, ``engines --architectures`` and the producer hook load neither torch
+nor transformers (nor pandas).
 
 A producer looks a width up at startup, and a script runs ``ecwidth lookup`` in
 a loop: neither should pay seconds of imports for a JSON read. And the record
@@ -57,9 +58,20 @@ def imported_modules(*args: str) -> tuple[set[str], str]:
         (["-m", "ecwidth", "models"], "qwen3_vl"),
         (["-m", "ecwidth", "models", "--json"], '"model_type": "qwen3_vl"'),
         (["-m", "ecwidth", "engines", "--json"], '"key": "sglang==0.5.23"'),
+        (["-m", "ecwidth", "engines", "--architectures", "--json"], '"architecture": "InternVLChatModel"'),
         (["-c", PRODUCER_HOOK], "{'image': 16384}"),
     ],
-    ids=["import", "lookup", "export-producer-json", "export-md", "models", "models-json", "engines", "producer"],
+    ids=[
+        "import",
+        "lookup",
+        "export-producer-json",
+        "export-md",
+        "models",
+        "models-json",
+        "engines",
+        "architectures",
+        "producer",
+    ],  # fmt: skip
 )
 def test_table_path_imports_no_torch_transformers_or_pandas(args, stdout):
     modules, out = imported_modules(*args)

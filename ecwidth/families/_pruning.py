@@ -8,13 +8,14 @@ read from the result, never added to a number.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ecwidth.engines.runtime import RuntimeOptions
 from ecwidth.families.packing import PRUNING_CHANNELS, append_channels, pruning_channels
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 
 class PrunedPositions:

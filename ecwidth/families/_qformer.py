@@ -10,14 +10,15 @@ of it; a T5 text model (the FLAN-T5 checkpoints) keeps its width in ``d_model``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families._storage import give_storage
 from ecwidth.families.adapter import FamilyAdapter
 from ecwidth.families.items import FixedTiles
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 
 class QueryTokens(FixedTiles):

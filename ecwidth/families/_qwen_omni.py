@@ -27,14 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth
 from ecwidth.families.items import MelFrames, PatchGrid
 from ecwidth.families.packing import pack_deepstack
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 PROFILE_AUDIO_SECONDS = 30
 #: The audio width both Qwen Omni thinkers ship: the audio tower's projection to ``output_dim``.

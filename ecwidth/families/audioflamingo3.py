@@ -15,13 +15,14 @@ compute instead of 1500.
 
 from __future__ import annotations
 
-from typing import Any
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families._whisper_audio import PooledWindows, conv_rows, first_rows
 from ecwidth.families.adapter import FamilyAdapter, register, rows
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 #: ``AudioFlamingo3Processor.max_audio_len``: the clip vLLM's dummy builder makes.
 MAX_AUDIO_SECONDS = 600

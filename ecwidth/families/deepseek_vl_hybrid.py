@@ -18,15 +18,16 @@ parameter of the model, so it gets zeros here.
 
 from __future__ import annotations
 
-from typing import Any
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families._backend import WholeTiles
 from ecwidth.families._storage import give_storage
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import random_tiles, side
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 
 class LowAndHighResImage(WholeTiles):

@@ -15,13 +15,14 @@ text embeddings, and resizes by its own settings: no token rule.
 from __future__ import annotations
 
 import math
-from typing import Any
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families.adapter import FamilyAdapter, register, rows
 from ecwidth.families.items import ItemKind
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 #: ``FuyuImageProcessor.size``: the image every input is scaled and padded to, (height, width).
 PROFILE_IMAGE = (1080, 1920)
@@ -31,6 +32,8 @@ class FlatPatches(ItemKind):
     """Patches of ``patch_size × patch_size`` pixels, flattened: ``image_patches`` ``[1, patches, patch dim]``."""
 
     def make(self, config, modality, size, *, max_tokens, dtype, device):
+        import torch
+
         patch = config.patch_size
         rows, cols = (math.ceil(side / patch) for side in PROFILE_IMAGE)
         count = 1 if size == "minimal" else min(rows * cols, max_tokens or rows * cols)

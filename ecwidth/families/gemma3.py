@@ -25,13 +25,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import FixedTiles
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 
 class Gemma3Crops(FixedTiles):

@@ -23,13 +23,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ecwidth.families.adapter import FamilyAdapter, register, rows
 from ecwidth.families.items import ItemKind, ItemSize
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 #: Image processor default: soft tokens an image may take.
 IMAGE_SOFT_TOKENS = 280
@@ -63,6 +64,8 @@ def shrink(grid: tuple[int, int], max_tokens: int | None) -> tuple[int, int]:
 
 def patch_sequence(config: Any, grid: tuple[int, int], frames: int, dtype, device) -> tuple[torch.Tensor, torch.Tensor]:
     """Pixels ``[frames, patches, 3·patch²]`` and ``(x, y)`` positions of a ``grid`` of pooled tokens."""
+    import torch
+
     vision = config.vision_config
     k = vision.pooling_kernel_size
     h, w = grid[0] * k, grid[1] * k
@@ -84,6 +87,8 @@ class Gemma4Patches(ItemKind):
         return soft_tokens(config, DUMMY_IMAGE_SIDE, DUMMY_IMAGE_SIDE, self.budget)
 
     def make(self, config, modality, size, *, max_tokens, dtype, device):
+        import torch
+
         grid, frames = ((1, 1), 1) if size == "minimal" else (self.profile_grid(config), self.profile_frames)
         if max_tokens is not None:
             per_frame = grid[0] * grid[1]
@@ -129,6 +134,8 @@ class Gemma4Mel(ItemKind):
     counts_tokens: ClassVar[bool] = True
 
     def make(self, config, modality, size, *, max_tokens, dtype, device):
+        import torch
+
         frames = 1 if size == "minimal" else mel_frames(FFT_LENGTH)
         return {
             "input_features": torch.randn(1, frames, MEL_BINS, dtype=dtype, device=device),
@@ -197,6 +204,8 @@ class UnifiedPatches(Gemma4Patches):
     counts_tokens: ClassVar[bool] = False  # the unified processor's rule is not read here
 
     def make(self, config, modality, size, *, max_tokens, dtype, device):
+        import torch
+
         grid, frames = ((1, 1), 1) if size == "minimal" else (self.profile_grid(config), self.profile_frames)
         if max_tokens is not None:
             frames = max(1, min(frames, max_tokens // (grid[0] * grid[1])))
@@ -220,6 +229,8 @@ class UnifiedAudioFrames(ItemKind):
     """Raw waveform frames ``[1, frames, audio_embed_dim]``, one token each; the profile is 750 (30 s)."""
 
     def make(self, config, modality, size, *, max_tokens, dtype, device):
+        import torch
+
         frames = 1 if size == "minimal" else min(750, max_tokens or 750)
         return {
             "input_features": torch.randn(1, frames, config.audio_config.audio_embed_dim, dtype=dtype, device=device),

@@ -46,14 +46,15 @@ import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families._tiles import small_tiles
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import DummySize, ItemSize, anyres_grid, unpadded_grid
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 
 @register
@@ -90,6 +91,8 @@ class Granite4VisionAdapter(FamilyAdapter):
     def dummy_item(
         self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
     ) -> dict[str, Any]:
+        import torch
+
         config = model.config
         height, width = self._pinpoint(config, size, max_tokens)
         tiles = tile_count(config, height, width)
@@ -103,6 +106,8 @@ class Granite4VisionAdapter(FamilyAdapter):
         return {"pixel_values": pixels, "image_sizes": torch.tensor([[height, width]], device=device)}
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
+        import torch
+
         _give_newline_storage(model, *self.encoder_dtype_device(model))
         pixel_values = item["pixel_values"]
         tile = pixel_values.shape[-1]
@@ -147,6 +152,8 @@ def _one_window_tiles(model: nn.Module, tile: int) -> Iterator[None]:
     of them in queries; the learned query and window-position tables are cut
     to their top-left corner of those sizes. Full tiles change nothing.
     """
+    from torch import nn
+
     patches = tile // model.config.vision_config.patch_size
     projectors = [*model.layerwise_projectors, *model.spatial_projectors]
     if all(projector.image_side == patches for projector in projectors):
@@ -176,6 +183,9 @@ def _corner(table: torch.Tensor, side: int) -> torch.Tensor:
 
 def _give_newline_storage(model: nn.Module, dtype: torch.dtype, device: torch.device) -> None:
     """Give ``image_newline`` real storage: a bare parameter of the model, which ``encoder_attributes`` cannot name."""
+    import torch
+    from torch import nn
+
     if model.image_newline.is_meta:
         storage = torch.zeros(model.image_newline.shape, dtype=dtype, device=device)  # no stale allocator bytes
         model.image_newline = nn.Parameter(storage, requires_grad=False)

@@ -16,12 +16,13 @@ patches: one token. The profile item is the 4 × 4 split plus the global tile.
 from __future__ import annotations
 
 import math
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import FixedTiles, ItemSize
+
+if TYPE_CHECKING:
+    import torch
 
 #: The default processor scales an image's longest edge to this many tiles before splitting it.
 LONGEST_EDGE_TILES = 4

@@ -17,13 +17,14 @@ profile video. The Q-Former prompt is one token: it sets no row of the output.
 
 from __future__ import annotations
 
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families._qformer import QFormerAdapter, QueryTokens
 from ecwidth.families.adapter import register
 from ecwidth.families.items import ItemSize
+
+if TYPE_CHECKING:
+    import torch
 
 #: Frames the published InstructBLIP-Video checkpoints take (the processor's "4 frames only").
 PROFILE_FRAMES = 4
@@ -33,6 +34,8 @@ class PromptedQueryTokens(QueryTokens):
     """A crop with a one-token Q-Former prompt."""
 
     def shape(self, tiles: torch.Tensor) -> dict[str, Any]:
+        import torch
+
         return {self.key: tiles, "qformer_input_ids": torch.zeros(1, 1, dtype=torch.long, device=tiles.device)}
 
 

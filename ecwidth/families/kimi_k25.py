@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, ClassVar
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import ItemKind, ItemSize, cap_grid
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 #: Published ``media_proc_cfg`` of Kimi-K2.5: patch budget of an image, of one video frame, and per side.
 IN_PATCH_LIMIT, IN_PATCH_LIMIT_EACH_FRAME, PATCH_LIMIT_ON_ONE_SIDE = 16384, 4096, 512
@@ -67,6 +68,8 @@ class VisionChunk(ItemKind):
         return (FRAMES_PER_CHUNK, *frame) if frame[0] * frame[1] >= image[0] * image[1] else (1, *image)
 
     def make(self, config, modality, size, *, max_tokens, dtype, device):
+        import torch
+
         patch, merge = self._sizes(config)
         grid = (1, merge, merge) if size == "minimal" else self.profile_grid(config)
         if max_tokens is not None:  # tokens are h·w/merge², whatever t; so cap a single frame

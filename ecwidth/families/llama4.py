@@ -21,13 +21,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from copy import copy
-from typing import Any
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families.adapter import FamilyAdapter, register, rows
 from ecwidth.families.items import FixedTiles, ItemSize
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 #: ``max_patches`` of the default Llama-4 image processor: tiles per image before the global one.
 MAX_TILES = 16
@@ -85,6 +86,9 @@ def _tokens_per_tile(vision: Any) -> int:
 @contextmanager
 def _tables_for_tile(vision_model: nn.Module, pixels: int) -> Iterator[None]:
     """Size the vision model's position and rotary tables for a ``pixels``-wide tile, for one call."""
+    import torch
+    from torch import nn
+
     if pixels == vision_model.config.image_size:
         yield
         return

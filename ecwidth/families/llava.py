@@ -35,14 +35,15 @@ any image size, so its minimal item is just a one-patch image.
 from __future__ import annotations
 
 import math
-from typing import Any
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families._tiles import small_tiles
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import DummySize, ItemSize, anyres_grid, unpadded_grid
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 #: Vision towers whose output starts with a CLS row (``default`` selection drops it).
 CLASS_TOKEN_TOWERS = frozenset({"clip_vision_model"})
@@ -97,6 +98,8 @@ class LlavaAdapter(FamilyAdapter):
 
     def _random_pixels(self, model: nn.Module, *leading: int, height: int, width: int) -> torch.Tensor:
         """Random pixel values shaped ``[*leading, channels, height, width]`` next to the encoder."""
+        import torch
+
         dtype, device = self.encoder_dtype_device(model)
         channels = model.config.vision_config.num_channels
         return torch.randn(*leading, channels, height, width, dtype=dtype, device=device)
@@ -104,6 +107,8 @@ class LlavaAdapter(FamilyAdapter):
     def dummy_item(
         self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
     ) -> dict[str, Any]:
+        import torch
+
         vision = model.config.vision_config
         side = vision.patch_size if size == "minimal" else vision.image_size
         if not _is_pixtral(model.config):  # one fixed-size tile, a whole one to profile
@@ -128,6 +133,9 @@ class LlavaNextAdapter(LlavaAdapter):
     required_fields = LlavaAdapter.required_fields + ("image_grid_pinpoints",)
 
     def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
+        import torch
+        from torch import nn
+
         model = super().construct(config, dtype)
         # image_newline is a bare parameter of the model, not a submodule build can materialise; the packing
         # moves it next to the features. Assigned through _parameters so build's meta patch leaves it real.
@@ -175,6 +183,8 @@ class LlavaNextAdapter(LlavaAdapter):
     def dummy_item(
         self, model: nn.Module, modality: str, size: DummySize, *, max_tokens: int | None = None
     ) -> dict[str, Any]:
+        import torch
+
         config = model.config
         height, width = self._minimal_image(config) if size == "minimal" else self._profile_image(config, max_tokens)
         tiles = self._tiles(config, height, width)

@@ -21,15 +21,16 @@ the tower interpolating its position embeddings (``small_tiles``).
 from __future__ import annotations
 
 import math
-from typing import Any
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families._tiles import small_tiles
 from ecwidth.families.adapter import register
 from ecwidth.families.items import DummySize, ItemSize
 from ecwidth.families.llava import LlavaAdapter, LlavaNextAdapter
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 
 def frame_tokens(config: Any) -> int:

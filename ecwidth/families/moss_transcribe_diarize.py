@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families._whisper_audio import WindowedMel, conv_rows, first_rows
 from ecwidth.families.adapter import FamilyAdapter, register, rows
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 #: vLLM's ``MAX_AUDIO_DURATION_S``: the clip its dummy builder makes.
 MAX_AUDIO_SECONDS = 90 * 60
@@ -49,6 +50,8 @@ class MossTranscribeDiarizeAdapter(FamilyAdapter):
     look_alikes = ("audio_config.hidden_size", "adaptor_input_dim")
 
     def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
+        import torch
+
         merge = model.config.audio_merge_size
         kept = math.ceil(conv_rows(int(item["input_features_mask"].sum(-1).max())) / merge) * merge
         padding_mask = torch.ones(1, 1, dtype=torch.long)  # only for the chunk mapping, which one clip does not need

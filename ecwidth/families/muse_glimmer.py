@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import ItemKind, cap_grid
+
+if TYPE_CHECKING:
+    pass
 
 #: Default ``max_image_tokens`` and ``max_video_frame_tokens`` of the Muse Glimmer processors; frames of a video.
 MAX_IMAGE_TOKENS, MAX_VIDEO_FRAME_TOKENS, VIDEO_NUM_FRAMES = 4096, 144, 96
@@ -45,6 +46,8 @@ class GlimmerPatches(ItemKind):
         return max(1, VIDEO_NUM_FRAMES // vision.patch_temporal), side, side
 
     def make(self, config, modality, size, *, max_tokens, dtype, device):
+        import torch
+
         vision = config.vision_config
         merge = vision.merge_size
         grid = (1, merge, merge) if size == "minimal" else self.profile_grid(config, modality)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families.adapter import rows
+
+if TYPE_CHECKING:
+    import torch
 
 
 def pack_deepstack(output: Any) -> torch.Tensor:
@@ -19,6 +20,8 @@ def pack_deepstack(output: Any) -> torch.Tensor:
     dim; the consumer splits them back into equal slices. A tower without
     DeepStack ships the main features alone.
     """
+    import torch
+
     levels = getattr(output, "deepstack_features", None) or []
     return torch.cat([rows(output.pooler_output), *(rows(level) for level in levels)], dim=-1)
 
@@ -32,6 +35,8 @@ def mrope_position_channels(grid_thw: Any, merge: int, *, tokens_per_second: flo
     tower's token order: frame, then row, then column. Built as floats, the
     dtype they have once concatenated to the embeddings.
     """
+    import torch
+
     t, h, w = (int(v) for v in grid_thw)
     rows, cols = h // merge, w // merge
     frame = torch.arange(t).repeat_interleave(rows * cols).mul(tokens_per_second).long()
@@ -43,6 +48,8 @@ def mrope_position_channels(grid_thw: Any, merge: int, *, tokens_per_second: flo
 
 def append_channels(packed: torch.Tensor, channels: torch.Tensor) -> torch.Tensor:
     """``packed`` with ``channels`` concatenated on the last dim, in its dtype and on its device."""
+    import torch
+
     return torch.cat([packed, channels.to(dtype=packed.dtype, device=packed.device)], dim=-1)
 
 
@@ -58,6 +65,8 @@ def pruning_channels(grid_thw: Any, merge: int, *, modality: str, layout: str) -
     zero fifth channel; video-embedding rows get frame, row and column, an
     ``is_vision_start`` flag (0 on them) and an ``is_video`` flag (1).
     """
+    import torch
+
     positions = mrope_position_channels(grid_thw, merge)
     if layout == "qwen2_5_vl":
         return positions

@@ -17,13 +17,14 @@ which the tower takes through its own ``interpolate_pos_encoding``.
 
 from __future__ import annotations
 
-from typing import Any
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import FixedTiles
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 
 @register

@@ -22,13 +22,14 @@ the shortest clip costs two rows of layer compute instead of 1500.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families.adapter import FamilyAdapter, register
 from ecwidth.families.items import MelFrames
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 
 def clip_tokens(mel_frames: int) -> int:

@@ -35,15 +35,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families._pruning import PrunedPositions
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
 from ecwidth.families.items import ItemSize, PatchGrid, most_tokens_grid, video_smart_resize
 from ecwidth.families.packing import pack_deepstack
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 # Published preprocessor_config.json / video_preprocessor_config.json of Qwen3-VL and Qwen3.5.
 IMAGE_PIXELS = (65536, 16777216)

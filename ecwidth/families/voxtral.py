@@ -22,14 +22,15 @@ rule: vLLM's counts follow mistral_common's audio encoder.
 from __future__ import annotations
 
 import math
-from typing import Any
-
-import torch
-from torch import nn
+from typing import TYPE_CHECKING, Any
 
 from ecwidth.families._whisper_audio import first_rows
 from ecwidth.families.adapter import FamilyAdapter, register, rows
 from ecwidth.families.items import ItemKind
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
 
 
 def merge(config: Any) -> int:
@@ -45,6 +46,8 @@ class VoxtralWindows(ItemKind):
     """Full mel windows ``[windows, mel bins, 2 × max_source_positions]``; ``rows`` says how many tower rows to keep."""
 
     def make(self, config, modality, size, *, max_tokens, dtype, device):
+        import torch
+
         audio = config.audio_config
         per_window = window_tokens(config)
         tokens = 1 if size == "minimal" else config.text_config.max_position_embeddings
