@@ -14,7 +14,9 @@ records by hand.
     python tools/screen_release.py vllm==0.33.0 --record --wheel path/to/vllm-0.33.0.whl   # write its hashes
 
 ``--record`` writes the release's hashes of every file the records name into
-``files.json`` (run it once a release's records are written).
+``files.json``, and the multimodal architectures its wheel registers into
+``registered.json`` (run it once a release's records are written): the list
+``tests/engines/test_registry.py`` checks every architecture of has an entry.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 from ecwidth.engines import registry, releases  # noqa: E402 (after the path, so a source checkout runs it)
 
 FILES_JSON = ROOT / "ecwidth" / "engines" / "files.json"
+REGISTERED_JSON = ROOT / "ecwidth" / "engines" / "registered.json"
 #: The PyPI project of each engine's wheel (vLLM 0.32.0's CPU build is another project: pass --wheel for it).
 PROJECTS = {"vllm": "vllm", "sglang": "sglang"}
 #: Where each engine lists its architectures: the file, and the names of the dicts whose keys are architectures.
@@ -187,6 +190,11 @@ def main(argv: list[str] | None = None) -> int:
                 raise SystemExit(f"{key}'s records name files its wheel lacks: {', '.join(missing)}")
             FILES_JSON.write_text(json.dumps(known, indent=1, sort_keys=True) + "\n")
             print(f"recorded {len(known[key])} file hashes for {key} in {FILES_JSON.relative_to(ROOT)}")
+            registered = json.loads(REGISTERED_JSON.read_text()) if REGISTERED_JSON.exists() else {}
+            registered[key] = sorted(multimodal_architectures(engine, wheel))
+            REGISTERED_JSON.write_text(json.dumps(registered, indent=1, sort_keys=True) + "\n")
+            print(f"recorded {len(registered[key])} multimodal architectures for {key} in "
+                  f"{REGISTERED_JSON.relative_to(ROOT)}")  # fmt: skip
             return 0
         against = releases.release(args.against or engine)
         named = files_by_family(against.key)

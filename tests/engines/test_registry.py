@@ -1,7 +1,10 @@
-"""Each engine release's registry, read release-major: every entry points at a family that exists and says what
-it needs; every shipped family has an entry in every vLLM release; a later release states only what moved."""
+"""Each engine release's registry, read release-major: every entry points at a family that exists (or, not served,
+says why) and says what it needs; every architecture the wheel registers has an entry; every shipped family has an
+entry in every vLLM release; a later release states only what moved."""
 
+import json
 import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +20,9 @@ VLLM = [r for r in releases.RELEASES if r.engine == "vllm"]
 def test_every_entry_maps_to_a_registered_family_and_says_what_it_needs(release):
     for architecture, entry in registry.entries(release).items():
         assert entry.architecture == architecture and entry.model_types, architecture
+        if not entry.family:  # an architecture no family answers: only as not served, saying why
+            assert not entry.serves and entry.why_not, f"{release.key} {architecture}: served, with no family"
+            continue
         for model_type in entry.model_types:
             adapter = find_adapter(model_type)
             assert adapter is not None, f"{release.key} {architecture}: no family registers {model_type!r}"
@@ -32,6 +38,18 @@ def test_every_entry_maps_to_a_registered_family_and_says_what_it_needs(release)
             f"{architecture}: name the class, its files, what it ships"
         )
         assert set(entry.unserved_with) <= entry.options, f"{architecture}: unserved with an option it does not take"
+
+
+REGISTERED = json.loads((Path(registry.__file__).parent / "registered.json").read_text())
+
+
+@pytest.mark.parametrize("release", releases.RELEASES, ids=str)
+def test_every_multimodal_architecture_the_wheel_registers_has_an_entry(release):
+    # registered.json is what tools/screen_release.py --record read from the release's wheel.
+    registered = REGISTERED[release.key]
+    assert len(registered) > 10, release.key  # the wheel's lists were read, not an empty file
+    missing = sorted(set(registered) - set(registry.entries(release)))
+    assert not missing, f"{release.key} registers {missing} and its registry answers nothing for them"
 
 
 @pytest.mark.parametrize("release", VLLM, ids=str)

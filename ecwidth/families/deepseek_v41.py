@@ -1,0 +1,43 @@
+"""DeepSeek-V4.1 (``deepseek_v41``): DeepSeek-V4's ViT and aligner, at the text model's ``hidden_size``.
+
+vLLM parses this model type with its own ``DeepseekV41Config``
+(``transformers_utils/configs/deepseek_v41.py``), which flattens
+``text_config`` onto the top level and maps ``vision_config`` to the
+``vision_*`` names DeepSeek-V4's tower reads (``hidden_size`` → ``vision_dim``,
+default 1024; ``downsample_ratio`` → ``vision_downsample_ratio``, default 3).
+transformers has no such class, so ecwidth reads the raw config and predicts.
+
+``DeepseekV41ForCausalLM`` (``vllm/models/deepseek_v41/nvidia/vl_model.py``;
+``amd/vl_model.py`` on ROCm) always builds ``DeepseekV4ViT`` and
+``DeepseekV4Aligner`` (``vllm/models/deepseek_v4/common/vision.py``): an r×r
+unfold to ``vision_dim × r²``, then ``w1``/``w2`` to ``config.hidden_size``,
+the flattened ``text_config.hidden_size``; ``_build_image_span`` ships each
+image's rows with its ``image_start``/``image_newline``/``image_end`` rows,
+all that wide. So each image ships ``text_config.hidden_size``;
+``vision_config.hidden_size`` only looks like it. Images only.
+
+The model files live under ``vllm/models/`` (the hardware-split tree), which
+the unpacked release sources here lack; the rule was read from vLLM's GitHub
+tree, not pinned to a release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
+
+WHY = "no transformers class can build this family (its config class is vLLM's own)"
+
+
+@register
+class DeepseekV41Adapter(FamilyAdapter):
+    model_types = ("deepseek_v41",)
+    engine_only = True
+    required_fields = ("text_config.hidden_size",)
+    predicted_only = {"image": WHY}
+    width_fields = {"image": FieldWidth("text_config.hidden_size")}
+    look_alikes = ("vision_config.hidden_size",)
+
+    def lm_hidden_size(self, config: Any) -> int:
+        return int(config.text_config.hidden_size)

@@ -1,0 +1,53 @@
+"""DeepSeek-V4 vision (``deepseek_v4`` configs with a ViT): the aligner's MLP, at the LM's ``hidden_size``.
+
+DeepSeek-V4-Flash-Vision-Exp publishes the text model's ``model_type``
+(``deepseek_v4``) and architecture (``DeepseekV4ForCausalLM``) with flat
+``vision_*`` fields; vLLM's ``DeepseekV4ModelArchConfigConvertor``
+(``transformers_utils/model_arch_config_convertor.py``) rewrites the
+architecture to ``DeepseekV4ForConditionalGeneration`` when
+``vision_n_layers`` > 0. This family files such configs under a key of its own
+(``deepseek_v4_vision``, which no published config uses) and claims the
+wrapper's architecture; the engine-only config is read as data, the width
+predicted.
+
+``DeepseekV4ForConditionalGeneration`` (``vllm/models/deepseek_v4/common/
+vl_model.py``) runs ``DeepseekV4ViT`` (``vision_dim`` wide) and
+``DeepseekV4Aligner`` (``common/vision.py``): an r×r unfold
+(``vision_downsample_ratio``) to ``vision_dim × r²``, then ``w1``/``w2`` to
+``config.hidden_size``; ``embed_multimodal`` ships those rows per image (the
+sentinel rows, ``image_start`` and friends, are written in
+``embed_input_ids``, also ``hidden_size`` wide). So each image ships the
+top-level ``hidden_size``; ``vision_dim`` only looks like it. With
+``vision_n_layers`` 0 the engine builds no tower and ships nothing. Images
+only.
+
+The model files live under ``vllm/models/`` (the hardware-split tree), which
+the unpacked release sources here lack; the rule was read from vLLM's GitHub
+tree (``common/vl_model.py``, ``common/vision.py``), not pinned to a release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
+
+WHY = "no transformers class can build this family's vision tower (vLLM's own DeepSeek-V4 ViT)"
+
+
+@register
+class DeepseekV4VisionAdapter(FamilyAdapter):
+    model_types = ("deepseek_v4_vision",)
+    architectures = ("DeepseekV4ForConditionalGeneration",)
+    engine_only = True
+    required_fields = ("hidden_size", "vision_n_layers")
+    predicted_only = {"image": WHY}
+    width_fields = {"image": FieldWidth("hidden_size")}
+    look_alikes = ("vision_dim",)
+
+    def lm_hidden_size(self, config: Any) -> int:
+        return int(config.hidden_size)
+
+    def predict(self, config: Any) -> dict[str, int]:
+        # image_enabled (DeepseekV4ForConditionalGeneration.__init__): no layers, no tower, nothing shipped.
+        return super().predict(config) if int(config.vision_n_layers) > 0 else {}

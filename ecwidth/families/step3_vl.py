@@ -1,0 +1,37 @@
+"""Step3-VL (``step3_vl``): a ViT, two conv downsamplers and ``vit_large_projector`` to the text width.
+
+vLLM's ``Step3VLForConditionalGeneration`` (``step3_vl.py``) drops the ViT's
+first 4 rows, then ``vit_downsampler`` (``vision_config.hidden_size`` →
+``vision_config.output_hidden_size``), ``vit_downsampler2`` (→
+``output_hidden_size × 2``) and ``vit_large_projector`` to ``config.hidden_size``,
+which ``Step3VLConfig`` (``transformers_utils/configs/step3_vl.py``) sets to
+``text_config.hidden_size`` whatever the file says; ``_process_image_input``
+ships each image's local crops' rows, then its global view's. Step3-VL-10B's
+``StepVLForConditionalGeneration`` (``step_vl.py``, a subclass) swaps in a
+Perception Encoder (``vision_config.width``, two stride-2 convs to ``width × 4``)
+and projects with ``vit_large_projector`` (``gather_output``) to
+``text_config.hidden_size`` too. Images only.
+
+The config class is vLLM's own; transformers knows no ``step3_vl`` type, so
+the spec is the raw config read as data (``engine_only``) and the width is
+predicted, never measured.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
+
+
+@register
+class Step3VLAdapter(FamilyAdapter):
+    model_types = ("step3_vl",)
+    engine_only = True
+    required_fields = ("text_config.hidden_size",)
+    predicted_only = {"image": "no transformers class can build this family (its config class is vLLM's own)"}
+    width_fields = {"image": FieldWidth("text_config.hidden_size")}
+    look_alikes = ("vision_config.hidden_size", "vision_config.output_hidden_size")
+
+    def lm_hidden_size(self, config: Any) -> int:
+        return int(config.text_config.hidden_size)
