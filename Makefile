@@ -63,7 +63,7 @@ tables: $(STAMP)
 	$(BIN)/papermill notebooks/01_width_survey.ipynb build/notebooks/01_width_survey/01_width_survey.ipynb \
 		-p table_dir tables
 
-# Regenerate docs/families.md and docs/catalog.md from the family records and the catalog (tests/test_docs.py
+# Regenerate docs/families.md, docs/catalog.md and docs/coverage.md from the records and the catalog (tests/test_docs.py
 # fails when the committed pages differ from what this writes).
 docs: $(STAMP)
 	$(BIN)/python docs/generate.py

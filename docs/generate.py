@@ -1,4 +1,4 @@
-"""Write docs/families.md and docs/catalog.md from the family records and the catalog (``make docs``).
+"""Write docs/families.md, docs/catalog.md and docs/coverage.md from the records and the catalog (``make docs``).
 
     .venv/bin/python docs/generate.py           # rewrite both pages
     .venv/bin/python docs/generate.py --check   # exit 1, naming the page, where a committed page is out of date
@@ -255,7 +255,7 @@ def render_families() -> str:
         "computes it;",
         "- **look-alikes**: config fields that look like the width but are not (the family contract checks "
         "that each differs from the measured width);",
-        '- **items**: the dummy item kind of each modality (`ecwidth/families/items.py`); "no token rule" '
+        '- **items**: the dummy item kind of each modality (`ecwidth/families/items.py`, the Qwen-style grids in `patch_grid.py`); "no token rule" '
         "where the kind cannot count a real item's tokens (`ecwidth size` then gives bytes per token only);",
         "- **per engine release**: how that release serves the type (its own class, its Transformers backend, "
         "or not at all, and why), what it ships, its modality keys and runtime options "
@@ -412,13 +412,74 @@ def render_catalog() -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+# -- the coverage page ------------------------------------------------------------
+
+
+def render_coverage() -> str:
+    """The text of docs/coverage.md: every architecture each release's registry holds, and what ecwidth answers."""
+    from ecwidth.engines.releases import RELEASES
+    from ecwidth.families.answers import architecture_records
+
+    by_release = {release: architecture_records(release) for release in RELEASES}
+    out = [
+        "# Coverage: every architecture, per engine release",
+        "",
+        GENERATED.format(what="the registries (`ecwidth/engines/registries/*.toml`) and the family adapters"),
+        "",
+        "One row per architecture an engine release registers for multimodal input (vLLM: its registry's "
+        "multimodal models, the multimodal text-generation classes and the multimodal Transformers-backend "
+        "keys; SGLang: the architectures its encoder disaggregation runs), plus those ecwidth knows the release "
+        "refuses. A served row gives the modalities the release ships and how ecwidth answers each: "
+        "**measured** (the tower is built and an item encoded) or **rule** (the engine's rule, read from its "
+        "source, applied to the config's fields: a family with no transformers class, or a modality that "
+        "cannot be encoded here). `ecwidth engines --architectures [--engine E] --json` gives the same rows; "
+        "[families.md](families.md) gives each family's rule and engine files. "
+        "`tools/screen_release.py` lists, for a new wheel, the multimodal architectures it registers without "
+        "a row here.",
+        "",
+        "| release | architectures | served | measured | by rule only | not served |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for release, rows in by_release.items():
+        served = [r for r in rows if r["served"]]
+        measured = [r for r in served if "measured" in r["answered_by"].values()]
+        out.append(
+            f"| {release} | {len(rows)} | {len(served)} | {len(measured)} | {len(served) - len(measured)} "
+            f"| {len(rows) - len(served)} |"
+        )
+    for release, rows in by_release.items():
+        out += [
+            "",
+            f"## {release}",
+            "",
+            "| architecture | model type | served | modalities | what it ships, or why not |",
+            "|---|---|---|---|---|",
+        ]
+        for r in rows:
+            family = (
+                f"[{r['model_type']}](families.md#{anchor(r['model_type'])})" if r["family"] else code(r["model_type"])
+            )
+            if r["served"]:
+                shipped = ", ".join(f"{m} ({r['answered_by'][m]})" for m in r["modalities"]) or "—"
+                out.append(
+                    f"| {code(r['architecture'])} | {family} | {PATHS[r['path']]} | {shipped} | {cell(plain(r['ships']))} |"
+                )
+            else:
+                out.append(f"| {code(r['architecture'])} | {family} | no | — | {cell(plain(r['why_not']))} |")
+    return "\n".join(out).rstrip() + "\n"
+
+
 # -- the command ------------------------------------------------------------------
 
-PAGES: dict[str, Callable[[], str]] = {"families.md": render_families, "catalog.md": render_catalog}
+PAGES: dict[str, Callable[[], str]] = {
+    "families.md": render_families,
+    "catalog.md": render_catalog,
+    "coverage.md": render_coverage,
+}
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Write docs/families.md and docs/catalog.md from the data.")
+    parser = argparse.ArgumentParser(description="Write the generated pages of docs/ from the data.")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 where a page is out of date")
     args = parser.parse_args(argv)
     stale = []

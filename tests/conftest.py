@@ -63,3 +63,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     ``processes`` (tests that start other processes), else ``unit``."""
     for item in items:
         item.add_marker(_tier(Path(item.fspath)))
+
+
+def pytest_make_parametrize_id(config: pytest.Config, val: object, argname: str) -> str | None:
+    """An engine release parametrizes a test under its key (``vllm==0.33.0``), as the ids read when the
+    release constants were key strings, not ``release0``."""
+    from ecwidth.engines.releases import Release
+
+    return val.key if isinstance(val, Release) else None

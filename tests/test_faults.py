@@ -38,7 +38,7 @@ def test_ctrl_c_in_a_command_is_one_line_and_status_130(monkeypatch, capsys):
     def interrupted(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("ecwidth.cli.commands._cmd_models", interrupted)
+    monkeypatch.setattr("ecwidth.cli.listings.cmd_models", interrupted)
     assert main(["models"]) == 130
     assert capsys.readouterr().err == "ecwidth: interrupted\n"
 
@@ -114,7 +114,7 @@ def test_a_stage_past_its_timeout_ends_naming_the_model_and_the_stage(monkeypatc
     from tests.tiny_configs import tiny_config
 
     measuring = importlib.import_module("ecwidth.measuring.measure")  # the module; ecwidth.measure is the function
-    slow = "_build" if stage.startswith("building") else "measure_widths"
+    slow = "_build" if stage.startswith("building") else "engine_widths"
     real = getattr(measuring, slow)
 
     def stalled(*args, **kwargs):
@@ -340,7 +340,7 @@ def test_a_signal_in_any_command_is_one_line_and_the_shell_s_status(monkeypatch,
         time.sleep(5)  # the handler raises before this returns
         raise AssertionError("the signal was not raised")
 
-    monkeypatch.setattr("ecwidth.cli.commands._cmd_models", told_to_stop)
+    monkeypatch.setattr("ecwidth.cli.listings.cmd_models", told_to_stop)
     assert main(["models"]) == status
     assert capsys.readouterr().err == f"ecwidth: stopped by {signal.Signals(signum).name}\n"
     assert signal.getsignal(signum) is signal.SIG_DFL  # the handler is gone again
@@ -350,7 +350,7 @@ def test_sigterm_during_a_write_is_the_same_line_and_status(monkeypatch, capsys)
     def told_to_stop_while_writing(args):
         raise atomic.WriteInterrupted("interrupted by signal 15")
 
-    monkeypatch.setattr("ecwidth.cli.commands._cmd_models", told_to_stop_while_writing)
+    monkeypatch.setattr("ecwidth.cli.listings.cmd_models", told_to_stop_while_writing)
     assert main(["models"]) == 143
     assert capsys.readouterr().err == "ecwidth: stopped by SIGTERM\n"
 

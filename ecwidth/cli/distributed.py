@@ -116,7 +116,7 @@ def _run(args: argparse.Namespace, rank_signals: RankSignals | None) -> int:
     check_timeout(args.timeout)
     spec = model_spec(args)
     options = RuntimeOptions(video_pruning_rate=args.video_pruning_rate)
-    release = releases.release(args.engine)
+    release = args.engine or releases.DEFAULT  # parsed by --engine
     adapter = find_adapter(spec.model_type)
     if adapter is not None:
         adapter.check_served(spec.config, release)

@@ -17,12 +17,6 @@ from pathlib import Path
 
 from ecwidth.errors import UnknownEngineError
 
-#: Release keys, as family records, tables and ``--engine`` spell them.
-VLLM_0_32 = "vllm==0.32.0"
-VLLM_0_33 = "vllm==0.33.0"
-SGLANG_0_5_23 = "sglang==0.5.23"
-
-
 #: The folder of the registry files, one per release.
 REGISTRIES = Path(__file__).parent / "registries"
 
@@ -91,6 +85,17 @@ RELEASES: tuple[Release, ...] = _read_releases()
 DEFAULT: Release = [r for r in RELEASES if r.engine == "vllm"][-1]
 #: What tables written before engines were recorded answer for.
 LEGACY: Release = RELEASES[0]
+
+
+def _known(key: str) -> Release:
+    """The release whose ``key`` is ``key``; its registry file must be there."""
+    return next(r for r in RELEASES if r.key == key)
+
+
+#: The releases ecwidth answers for, by name, for code and tests that mean one of them.
+VLLM_0_32: Release = _known("vllm==0.32.0")
+VLLM_0_33: Release = _known("vllm==0.33.0")
+SGLANG_0_5_23: Release = _known("sglang==0.5.23")
 
 
 def known() -> str:

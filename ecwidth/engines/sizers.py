@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ecwidth.engines.releases import SGLANG_0_5_23, Release
+from ecwidth.engines.text_config import text_config_of
 
 
 def _positive(value: Any) -> int | None:
@@ -24,7 +25,7 @@ def _positive(value: Any) -> int | None:
 
 def sglang_sizes(config: Any) -> dict[str, int]:
     """``{image, video, audio: dim}`` as SGLang 0.5.23's encoder server sizes them for ``config``."""
-    text = config.get_text_config() if hasattr(config, "get_text_config") else config
+    text = text_config_of(config)
     default = int(text.hidden_size)
     dims = dict.fromkeys(("image", "video", "audio"), default)
     thinker = getattr(config, "thinker_config", None)
@@ -42,14 +43,14 @@ def sglang_sizes(config: Any) -> dict[str, int]:
     return dims
 
 
-#: Each sizing release's formula, by release key.
+#: Each sizing release's formula.
 _SIZERS = {SGLANG_0_5_23: sglang_sizes}
 
 
 def engine_sizes(release: Release, config: Any, keys: list[str]) -> dict[str, int]:
     """``{engine key: what release allocates}`` for the modality ``keys`` it ships; ``{}`` for an engine
     that measures (vLLM), whose allocation is the shipped width by construction."""
-    sizer = _SIZERS.get(release.key)
+    sizer = _SIZERS.get(release)
     if sizer is None:
         return {}
     sizes = sizer(config)

@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ecwidth.families.items import FixedTiles, PatchGrid, side
+from ecwidth.families.items import FixedTiles, side
+from ecwidth.families.patch_grid import PatchGrid
 
 
 class WholeTiles(FixedTiles):

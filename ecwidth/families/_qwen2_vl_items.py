@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ecwidth.families.items import PatchGrid, most_tokens_grid
+from ecwidth.families.patch_grid import PatchGrid, most_tokens_grid
 
 # Published preprocessor_config.json of Qwen2-VL-7B-Instruct and Qwen2.5-VL-7B-Instruct; videos use the same
 # per-frame bounds (neither repo ships a separate video config, and vLLM sizes videos by the image processor).

@@ -30,8 +30,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth
-from ecwidth.families.items import MelFrames, PatchGrid
+from ecwidth.families.items import MelFrames
 from ecwidth.families.packing import pack_deepstack
+from ecwidth.families.patch_grid import PatchGrid
 
 if TYPE_CHECKING:
     import torch

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ecwidth.engines import releases
+from ecwidth.engines.text_config import text_config_of
 from ecwidth.errors import NoTokenRuleError, UnknownModelTypeError
 from ecwidth.families._served import ServedByReleases
 from ecwidth.families.items import DummySize, ItemKind, ItemSize
@@ -116,6 +117,11 @@ class FamilyAdapter(ServedByReleases):
     architectures: ClassVar[tuple[str, ...]] = ()
 
     # -- from the config alone -------------------------------------------------
+
+    def claims(self, raw: Mapping[str, Any]) -> bool:
+        """Whether a raw config naming one of ``architectures`` first is this family's (``family_key``): always,
+        unless the engine too picks the class by a field (DeepSeek-V4's vision tower, by ``vision_n_layers``)."""
+        return True
 
     def model_class_for(self, config: Any) -> str:
         """Name of the transformers class to build for this config.
@@ -215,7 +221,7 @@ class FamilyAdapter(ServedByReleases):
 
     def lm_hidden_size(self, config: Any) -> int:
         """Hidden size of the language model that consumes the embeddings."""
-        return int(config.get_text_config().hidden_size)
+        return int(text_config_of(config).hidden_size)
 
     def deepstack_levels(self, config: Any, modality: str) -> int:
         """Number of DeepStack feature maps packed after the main features."""
@@ -431,7 +437,7 @@ def family_key(raw: Mapping[str, Any]) -> str:
     names = raw.get("architectures")
     first = names[0] if isinstance(names, list) and names and isinstance(names[0], str) else ""
     claimed = _BY_ARCHITECTURE.get(first)
-    return claimed.model_types[0] if claimed is not None else raw["model_type"]
+    return claimed.model_types[0] if claimed is not None and claimed.claims(raw) else raw["model_type"]
 
 
 def find_adapter(model_type: str) -> FamilyAdapter | None:

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ecwidth.families.adapter import register
-from ecwidth.families.items import ItemSize, PatchGrid, most_tokens_grid, smart_resize
+from ecwidth.families.items import ItemSize
+from ecwidth.families.patch_grid import PatchGrid, most_tokens_grid, smart_resize
 from ecwidth.families.qwen3_vl import IMAGE_PIXELS, Qwen3VLAdapter
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.engines import registry, releases
+from ecwidth.engines import registry
 from ecwidth.engines.facts import Serving
 from ecwidth.engines.releases import Release
 from ecwidth.families.adapter import MODALITY_ORDER, FamilyAdapter, adapter_for
@@ -21,23 +21,21 @@ def width_rules(adapter: FamilyAdapter) -> dict[str, str]:
     return {modality: str(rule) for modality, rule in adapter.width_fields.items()} or {"*": "text hidden size"}
 
 
-def family_record(model_type: str, release: Release | str | None = None) -> dict[str, Any]:
+def family_record(model_type: str, release: Release) -> dict[str, Any]:
     """A model type's family record for one engine release, as JSON: ``ecwidth models --families`` and the docs.
 
     Raises:
         UnknownModelTypeError: No adapter serves ``model_type``.
-        UnknownEngineError: ``release`` names no known release.
     """
     adapter = adapter_for(model_type)
-    chosen = releases.release(release)
-    record = adapter.serving_for(chosen, model_type)
+    record = adapter.serving_for(release, model_type)
     return {
         "model_type": model_type,
         "adapter": type(adapter).__name__,
-        "engine": {"name": chosen.engine, "version": chosen.version},
+        "engine": {"name": release.engine, "version": release.version},
         "serves": record.serves,
         "path": record.path,
-        "classes": list(registry.classes_of(chosen, adapter.model_types)),
+        "classes": list(registry.classes_of(release, adapter.model_types)),
         "files": list(record.files),
         "ships": record.ships,
         "why_not": record.why_not,
@@ -68,14 +66,21 @@ def how_answered(adapter: FamilyAdapter, modality: str) -> str:
     return "rule" if adapter.engine_only and not adapter.items or modality in adapter.predicted_only else "measured"
 
 
+def architecture_rule(adapter: FamilyAdapter) -> dict[str, str]:
+    """``width_rules``, or, for a family whose ``predict`` is code and names no field, where the rule is said."""
+    if not adapter.width_fields and type(adapter).predict is not FamilyAdapter.predict:
+        return {"*": "the engine's formula in the family's predict (see ships)"}
+    return width_rules(adapter)
+
+
 def architecture_records(release: Release) -> list[dict[str, Any]]:
     """One record per architecture ``release``'s registry holds, sorted by architecture: what it serves and how."""
     out = []
     for architecture, entry in registry.entries(release).items():
         model_type = entry.model_types[0]
-        adapter = adapter_for(model_type)
-        record = adapter.serving_for(release, model_type)
-        modalities = shipped_modalities(adapter, record) if record.serves else []
+        adapter = adapter_for(model_type) if entry.family else None  # no family: an architecture no release serves
+        record = adapter.serving_for(release, model_type, architecture) if adapter is not None else entry
+        modalities = shipped_modalities(adapter, record) if adapter is not None and record.serves else []
         row: dict[str, Any] = {
             "engine": release.key,
             "architecture": architecture,
@@ -87,7 +92,7 @@ def architecture_records(release: Release) -> list[dict[str, Any]]:
             "classes": list(entry.classes),
             "modalities": [record.keys.get(m, m) for m in modalities],
             "answered_by": {record.keys.get(m, m): how_answered(adapter, m) for m in modalities},
-            "width_rule": width_rules(adapter),
+            "width_rule": architecture_rule(adapter) if adapter is not None else {},
             "ships": record.ships,
             "files": list(record.files),
         }

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.engines import releases
 from ecwidth.engines.facts import Serving
 from ecwidth.engines.releases import Release
 from ecwidth.errors import NotServedError
@@ -40,14 +39,13 @@ class Blip2Adapter(QFormerAdapter):
     items = {"image": QueryTokens()}
     look_alikes = ("vision_config.hidden_size", "qformer_config.hidden_size")
 
-    def check_served(self, config: Any, release: Release | str | None = None) -> Serving:
+    def check_served(self, config: Any, release: Release) -> Serving:
         """The family's record, unless the config's language model is one the release cannot build.
 
         Raises:
             NotServedError: The release does not serve BLIP-2, or not on this config's language model.
         """
-        chosen = releases.release(release)
-        record = super().check_served(config, chosen)
+        record = super().check_served(config, release)
         text = config.get_text_config()
         if not getattr(text, "is_encoder_decoder", False):
             return record
@@ -55,6 +53,6 @@ class Blip2Adapter(QFormerAdapter):
         if why is None:
             return record
         raise NotServedError(
-            f"{chosen} does not serve model_type {config.model_type!r} on an encoder-decoder language model "
+            f"{release} does not serve model_type {config.model_type!r} on an encoder-decoder language model "
             f"({text.model_type}): {why}"
         )

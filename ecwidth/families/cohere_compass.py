@@ -24,8 +24,8 @@ from typing import Any
 
 from ecwidth.families._pruning import PrunedPositions
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
-from ecwidth.families.items import PatchGrid
 from ecwidth.families.packing import pack_deepstack
+from ecwidth.families.patch_grid import PatchGrid
 
 # size.shortest_edge / size.longest_edge of the published preprocessor_config.json, as
 # transcribed by third parties. The image processor class defaults (56², 28²·1280, patch 14)

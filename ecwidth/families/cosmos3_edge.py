@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ecwidth.families.adapter import FamilyAdapter, register
-from ecwidth.families.items import PatchGrid
+from ecwidth.families.patch_grid import PatchGrid
 
 #: ``Cosmos3EdgeImageProcessor`` size: shortest_edge / longest_edge, in pixels.
 IMAGE_PIXELS = (256 * 256, 4096 * 4096)

@@ -11,14 +11,14 @@ transformers has no such class, so ecwidth reads the raw config and predicts.
 ``amd/vl_model.py`` on ROCm) always builds ``DeepseekV4ViT`` and
 ``DeepseekV4Aligner`` (``vllm/models/deepseek_v4/common/vision.py``): an r×r
 unfold to ``vision_dim × r²``, then ``w1``/``w2`` to ``config.hidden_size``,
-the flattened ``text_config.hidden_size``; ``_build_image_span`` ships each
-image's rows with its ``image_start``/``image_newline``/``image_end`` rows,
-all that wide. So each image ships ``text_config.hidden_size``;
+the flattened ``text_config.hidden_size``; ``_build_image_span``
+(``vllm/models/deepseek_v41/common/vl_cudagraph.py``, and
+``postprocess_encoder_output`` there on the encoder CUDA-graph path) ships
+each image's rows with its ``image_start``/``image_newline``/``image_end``
+rows, all that wide. So each image ships ``text_config.hidden_size``;
 ``vision_config.hidden_size`` only looks like it. Images only.
 
-The model files live under ``vllm/models/`` (the hardware-split tree), which
-the unpacked release sources here lack; the rule was read from vLLM's GitHub
-tree, not pinned to a release.
+Read in the 0.32.0 and 0.33.0 wheels: the rule is the same in both.
 """
 
 from __future__ import annotations

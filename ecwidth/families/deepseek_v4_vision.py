@@ -6,8 +6,9 @@ DeepSeek-V4-Flash-Vision-Exp publishes the text model's ``model_type``
 (``transformers_utils/model_arch_config_convertor.py``) rewrites the
 architecture to ``DeepseekV4ForConditionalGeneration`` when
 ``vision_n_layers`` > 0. This family files such configs under a key of its own
-(``deepseek_v4_vision``, which no published config uses) and claims the
-wrapper's architecture; the engine-only config is read as data, the width
+(``deepseek_v4_vision``, which no published config uses) and claims both
+architectures, the text one only with ``vision_n_layers`` > 0 (``claims``), as
+the engine picks; the engine-only config is read as data, the width
 predicted.
 
 ``DeepseekV4ForConditionalGeneration`` (``vllm/models/deepseek_v4/common/
@@ -21,13 +22,17 @@ top-level ``hidden_size``; ``vision_dim`` only looks like it. With
 ``vision_n_layers`` 0 the engine builds no tower and ships nothing. Images
 only.
 
-The model files live under ``vllm/models/`` (the hardware-split tree), which
-the unpacked release sources here lack; the rule was read from vLLM's GitHub
-tree (``common/vl_model.py``, ``common/vision.py``), not pinned to a release.
+Read in the 0.32.0 and 0.33.0 wheels (the rule is the same in both; 0.33
+drops vLLM's ``configs/deepseek_v4.py`` for transformers' ``DeepseekV4Config``,
+which keeps the ``vision_*`` fields). ``vllm/models/deepseek_v4/__init__.py``
+binds the architecture to ``common/vl_model.py``'s class on CUDA and ROCm
+only: on CPU and XPU it binds ``vl_stub.py``'s, whose ``__init__`` raises
+NotImplementedError, so those platforms serve no image at all.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
@@ -38,12 +43,19 @@ WHY = "no transformers class can build this family's vision tower (vLLM's own De
 @register
 class DeepseekV4VisionAdapter(FamilyAdapter):
     model_types = ("deepseek_v4_vision",)
-    architectures = ("DeepseekV4ForConditionalGeneration",)
+    architectures = ("DeepseekV4ForConditionalGeneration", "DeepseekV4ForCausalLM")
     engine_only = True
     required_fields = ("hidden_size", "vision_n_layers")
     predicted_only = {"image": WHY}
     width_fields = {"image": FieldWidth("hidden_size")}
     look_alikes = ("vision_dim",)
+
+    def claims(self, raw: Mapping[str, Any]) -> bool:
+        # DeepseekV4ModelArchConfigConvertor: the text architecture is the vision wrapper's once it has layers.
+        if raw.get("architectures", [None])[0] != "DeepseekV4ForCausalLM":
+            return True
+        layers = raw.get("vision_n_layers")
+        return isinstance(layers, int) and not isinstance(layers, bool) and layers > 0
 
     def lm_hidden_size(self, config: Any) -> int:
         return int(config.hidden_size)

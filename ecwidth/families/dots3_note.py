@@ -39,7 +39,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, lookup, register, rows
-from ecwidth.families.items import ItemKind, ItemSize, PatchGrid, cap_grid
+from ecwidth.families.items import ItemKind, ItemSize
+from ecwidth.families.patch_grid import PatchGrid, cap_grid
 
 #: The image processor transformers maps dots3_note to (Qwen2VLImageProcessor) and its default pixel budget.
 PIXELS = (56 * 56, 28 * 28 * 1280)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ecwidth.families.adapter import FamilyAdapter, register
-from ecwidth.families.items import PatchGrid, cap_grid
+from ecwidth.families.patch_grid import PatchGrid, cap_grid
 
 #: transformers' Ernie4_5_VLMoe image and video processor ``size`` (shortest_edge, longest_edge), pixel areas.
 IMAGE_PIXELS = (56 * 56, 28 * 28 * 6177)

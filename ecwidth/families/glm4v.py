@@ -37,7 +37,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
-from ecwidth.families.items import ItemSize, PatchGrid, video_smart_resize
+from ecwidth.families.items import ItemSize
+from ecwidth.families.patch_grid import PatchGrid, video_smart_resize
 
 #: transformers' Glm4vImageProcessor ``size`` (shortest_edge, longest_edge), both pixel areas.
 IMAGE_PIXELS = (112 * 112, 28 * 28 * 15000)

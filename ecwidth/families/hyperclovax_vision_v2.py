@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ecwidth.families.adapter import FamilyAdapter, register
-from ecwidth.families.items import PatchGrid
+from ecwidth.families.patch_grid import PatchGrid
 
 #: Qwen2-VL image processor defaults (min_pixels, max_pixels), which the HCX processor uses.
 PIXELS = (56 * 56, 28 * 28 * 1280)

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ecwidth.families.adapter import FamilyAdapter, register
-from ecwidth.families.items import ItemKind, ItemSize, cap_grid
+from ecwidth.families.items import ItemKind, ItemSize
+from ecwidth.families.patch_grid import cap_grid
 
 if TYPE_CHECKING:
     import torch

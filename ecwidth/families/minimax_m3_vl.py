@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ecwidth.families.adapter import FamilyAdapter, register
-from ecwidth.families.items import PatchGrid
+from ecwidth.families.patch_grid import PatchGrid
 
 #: ``MiniMaxM3VLImageProcessor`` size (shortest_edge, longest_edge) and the video processor's per-frame bounds.
 IMAGE_PIXELS = (4 * 28 * 28, 451584)

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ecwidth.families.adapter import FamilyAdapter, register
-from ecwidth.families.items import ItemKind, cap_grid
+from ecwidth.families.items import ItemKind
+from ecwidth.families.patch_grid import cap_grid
 
 if TYPE_CHECKING:
     pass

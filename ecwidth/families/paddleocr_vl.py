@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ecwidth.families.adapter import FamilyAdapter, register
-from ecwidth.families.items import PatchGrid
+from ecwidth.families.patch_grid import PatchGrid
 
 #: transformers' PaddleOCRVLImageProcessor ``size`` (shortest_edge, longest_edge), pixel areas.
 PIXELS = (384 * 384, 1536 * 1536)

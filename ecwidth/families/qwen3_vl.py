@@ -39,8 +39,9 @@ from typing import TYPE_CHECKING, Any
 
 from ecwidth.families._pruning import PrunedPositions
 from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
-from ecwidth.families.items import ItemSize, PatchGrid, most_tokens_grid, video_smart_resize
+from ecwidth.families.items import ItemSize
 from ecwidth.families.packing import pack_deepstack
+from ecwidth.families.patch_grid import PatchGrid, most_tokens_grid, video_smart_resize
 
 if TYPE_CHECKING:
     import torch

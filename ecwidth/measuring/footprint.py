@@ -122,6 +122,8 @@ _LAYER_FIELDS = ("num_hidden_layers", "depth", "depths", "num_layers", "encoder_
 _WIDTH_FIELDS = ("hidden_size", "embed_dim", "d_model", "width", "hidden_dim", "n_embd")
 #: Fields that give the MLP's inner width; else ``mlp_ratio`` × the width, else no MLP is counted.
 _INNER_FIELDS = ("intermediate_size", "encoder_ffn_dim", "ffn_dim", "mlp_dim", "ffn_hidden_size")
+#: The widest MLP inner size, as a multiple of the stack's width, the bound counts.
+MAX_INNER_RATIO = 4
 #: Sub-configs that hold an encoder; those of a language model, a talker or a vocoder are not counted.
 _ENCODER_KEY = re.compile(r"vision|visual|audio|speech|image|video|encoder|qformer|perceiver|tower|vit|sound", re.I)
 _NOT_ENCODER_KEY = re.compile(r"text|language|llm|talker|decoder|wav", re.I)
@@ -173,7 +175,10 @@ def encoder_parameters_from_config(config: Any) -> dict[str, tuple[int, int, int
         inners = [i for name in _INNER_FIELDS for i in _positive_ints(fields.get(name))]
         ratio = fields.get("mlp_ratio")
         if inners:
-            inner = min(inners)
+            # At most 4x the width: a sub-config may carry an inner size its tower does not use (GLM-4.1V's
+            # vision MLP is out_hidden_size wide, its intermediate_size the language model's), and a bound must
+            # never count more than is built.
+            inner = min(*inners, MAX_INNER_RATIO * width)
         elif isinstance(ratio, (int, float)) and not isinstance(ratio, bool) and 0 < ratio <= 2**10:
             inner = int(width * ratio)
         else:

@@ -26,9 +26,10 @@ from ecwidth.engines.runtime import RuntimeOptions
 from ecwidth.errors import EcwidthError, NotServedError, UnsupportedOptionError
 from ecwidth.families.adapter import find_adapter
 from ecwidth.measuring.deadline import check_timeout, deadline
-from ecwidth.measuring.devices import resolve_device
-from ecwidth.measuring.measure import MeasureResult, measure
+from ecwidth.measuring.devices import resolve_device, resolve_dtype
+from ecwidth.measuring.measure import MeasureResult, measure_resolved
 from ecwidth.measuring.memory import peak_memory
+from ecwidth.measuring.predict import predict_for
 from ecwidth.measuring.progress import Steps
 from ecwidth.measuring.workers import fork_map, usable_cores
 from ecwidth.reading.catalog import catalog_names
@@ -81,11 +82,39 @@ def rows_from_result(result: MeasureResult, *, measured_at: str) -> list[WidthRo
     ]
 
 
-def check_options(model: Any, *, video_pruning_rate: float = 0.0, engine: str | Release | None = None) -> None:
-    """Refuse, before anything is built, a model whose engine class does not take an option that is set.
+def by_rule(spec: ModelSpec) -> bool:
+    """Whether the model's family only predicts (an ``engine_only`` family that builds nothing): its rows are the
+    engine's rule applied to its config, ``source`` ``"predicted"``, never a measurement."""
+    adapter = find_adapter(spec.model_type)
+    return adapter is not None and bool(adapter.predicted_only) and not adapter.config_modalities(spec.config)
 
-    ``model`` is anything ``resolve_spec`` takes; ``engine`` the release (default: the newest vLLM). A model
-    with no multimodal encoder passes: it measures ``{}`` whatever the options.
+
+def rows_from_rule(
+    name: str, spec: ModelSpec, options: RuntimeOptions, release: Release, *, measured_at: str
+) -> list[WidthRow]:
+    """One ``predicted`` row per modality the engine's rule gives a model whose family only predicts."""
+    adapter = find_adapter(spec.model_type)
+    hidden = adapter.lm_hidden_size(spec.config)
+    widths = adapter.in_engine_keys(predict_for(spec, adapter, options, release), release)
+    return [
+        WidthRow(
+            model=name, modality=key, options=dict(options.set_options()), engine=release.engine,
+            engine_version=release.version, encoder_width=width, lm_hidden_size=hidden, width_ratio=width / hidden,
+            deepstack_levels=adapter.deepstack_levels(spec.config, adapter.modality_for_key(key, release)),
+            source="predicted", predicted_width=width, matches_prediction=True, ecwidth_version=_version(),
+            torch_version=torch.__version__, transformers_version=transformers.__version__, device="none",
+            dtype="none", dummy="none", measured_at=measured_at, config_sha256=spec.config_sha256,
+        )
+        for key, width in sorted(widths.items())
+    ]  # fmt: skip
+
+
+def check_options(model: Any, options: RuntimeOptions, release: Release) -> None:
+    """Refuse, before anything is built, a model whose engine class under ``release`` does not take an option
+    that is set.
+
+    ``model`` is anything ``resolve_spec`` takes. A model with no multimodal encoder passes: it measures ``{}``
+    whatever the options.
 
     Raises:
         UnsupportedOptionError: Names the option and the model types that take it, or the value is out of range.
@@ -94,13 +123,13 @@ def check_options(model: Any, *, video_pruning_rate: float = 0.0, engine: str | 
     spec = resolve_spec(model)
     adapter = find_adapter(spec.model_type)
     if adapter is not None:
-        adapter.check_options(spec.config, RuntimeOptions(video_pruning_rate=video_pruning_rate), engine)
+        adapter.check_options(spec.config, options, release)
 
 
-def takes_options(model: Any, *, video_pruning_rate: float = 0.0, engine: str | Release | None = None) -> bool:
+def takes_options(model: Any, options: RuntimeOptions, release: Release) -> bool:
     """Whether ``check_options`` passes: the catalog models a survey with these options measures."""
     try:
-        check_options(model, video_pruning_rate=video_pruning_rate, engine=engine)
+        check_options(model, options, release)
     except UnsupportedOptionError:
         return False
     return True
@@ -261,8 +290,8 @@ def _warnings_shown(
 def survey(
     models: Iterable[str | ModelSpec] | Mapping[str, Any] | None = None,
     *,
-    device: str = "auto",
-    dtype: str = "auto",
+    device: str | torch.device = "auto",
+    dtype: str | torch.dtype = "auto",
     dummy: str = "minimal",
     progress: bool = True,
     video_pruning_rate: float = 0.0,
@@ -310,7 +339,8 @@ def survey(
     if timeout is not None:
         timeout = check_timeout(timeout)
     max_memory = check_byte_limit(max_memory)
-    torch_device = resolve_device(device)
+    torch_device = resolve_device(device)  # once, here, for every model and worker
+    torch_dtype = resolve_dtype(dtype, torch_device)
     named = name_models(catalog_names() if models is None else models)
     jobs = resolve_jobs(jobs, torch_device, dummy, len(named))
     failures: dict[str, str] = {}
@@ -327,14 +357,15 @@ def survey(
     if options.set_options() and models is None:
         skipped = [
             name for name in named
-            if name in specs and not takes_options(specs[name], **options.set_options(), engine=release)
+            if name in specs and not takes_options(specs[name], options, release)
         ]  # fmt: skip
         named = {name: model for name, model in named.items() if name not in skipped}
     elif options.set_options():
         for name in named:
             if name in specs:
-                check_options(specs[name], video_pruning_rate=video_pruning_rate, engine=release)
-    measured = [name for name in named if name in specs]
+                check_options(specs[name], options, release)
+    ruled = [name for name in named if name in specs and by_rule(specs[name])]
+    measured = [name for name in named if name in specs and name not in ruled]
     parallel = jobs > 1 and len(measured) > 1
     jobs = min(jobs, len(measured)) if parallel else 1  # the workers started: never more than the models
     warmup_s = warm_up((specs[name] for name in measured), torch_device, start_device=not parallel)
@@ -345,9 +376,9 @@ def survey(
             torch.set_num_threads(threads)  # the workers share the cores
         started = time.perf_counter()
         with peak_memory(torch_device) as peak:
-            result = measure(
-                specs[name], device=torch_device, dtype=dtype, dummy=dummy, video_pruning_rate=video_pruning_rate,
-                engine=release, timeout=timeout, shape_faithful=shape_faithful, max_memory=max_memory,
+            result = measure_resolved(
+                specs[name], device=torch_device, dtype=torch_dtype, dummy=dummy, options=options, release=release,
+                timeout=timeout, shape_faithful=shape_faithful, max_memory=max_memory,
                 progress=progress and not parallel,
             )  # fmt: skip
         cost = {
@@ -370,6 +401,8 @@ def survey(
         for name in named:
             if name not in specs:
                 steps.done(name, "failed")
+            elif name in ruled:
+                steps.done(name, "the engine's rule")
         for name, outcome, error in outcomes:
             if error is not None:
                 if not isinstance(error, EcwidthError):
@@ -381,8 +414,11 @@ def survey(
             steps.done(name, f"{outcome.cost['total_s']:.1f} s")
     rows: list[WidthRow] = []
     unserved: dict[str, str] = {}
-    for name in measured:  # the models' order, whichever worker ended first
-        if name in done:
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    for name in named:  # the models' order, whichever worker ended first
+        if name in ruled:
+            rows.extend(rows_from_rule(name, specs[name], options, release, measured_at=now))
+        elif name in done:
             rows.extend(rows_from_result(done[name].result, measured_at=done[name].measured_at))
             unserved.update({f"{name} {modality}": why for modality, why in done[name].result.unserved.items()})
     costs = [done[name].cost for name in measured if name in done]

@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ecwidth.errors import ConfigError, RemoteCodeError, UnknownModelTypeError, one_line
+from ecwidth.engines import registry
+from ecwidth.errors import ConfigError, NotServedError, RemoteCodeError, UnknownModelTypeError, one_line
 from ecwidth.families.adapter import family_key, find_adapter, no_adapter
 from ecwidth.reading.mistral import PARAMS_FILE, config_from_params
 from ecwidth.reading.sources import checkpoint_config, locate, path_name
@@ -187,6 +188,17 @@ def _sub_configs_unprinted() -> Iterator[None]:
         PretrainedConfig.__repr__ = original
 
 
+def _refused_architecture(raw: Mapping[str, Any]) -> str | None:
+    """Why no engine release serves the config's first architecture, where the registries say so and no family
+    answers it (Whisper, an encoder-decoder language model); None otherwise."""
+    names = raw.get("architectures")
+    first = names[0] if isinstance(names, list) and names and isinstance(names[0], str) else ""
+    entry = registry.for_architecture(first)
+    if entry is None or entry.family or entry.serves:
+        return None
+    return f"no engine release ecwidth knows serves {first} through the EC path: {entry.why_not}"
+
+
 def spec_from_dict(raw: Mapping[str, Any], *, name: str, source: str, trust_remote_code: bool = False) -> ModelSpec:
     """Validate a raw config dict and build its transformers config.
 
@@ -195,6 +207,7 @@ def spec_from_dict(raw: Mapping[str, Any], *, name: str, source: str, trust_remo
             missing, or transformers rejects the values.
         RemoteCodeError: The config asks for remote code and ``trust_remote_code`` is off.
         UnknownModelTypeError: A multimodal ``model_type`` no adapter serves.
+        NotServedError: The config's architecture is one no engine release serves (the registries say why).
     """
     from huggingface_hub.errors import StrictDataclassError  # what transformers' typed config fields raise
     from transformers import CONFIG_MAPPING
@@ -211,6 +224,8 @@ def spec_from_dict(raw: Mapping[str, Any], *, name: str, source: str, trust_remo
     engine_only = adapter is not None and adapter.engine_only
     if "auto_map" in raw and not engine_only:  # an engine-only family is only read: no code of any kind runs
         _check_remote_code(raw, model_type, source=source, trust_remote_code=trust_remote_code)
+    if adapter is None and (refused := _refused_architecture(raw)) is not None:
+        raise NotServedError(f"{source}: {refused}")
     if adapter is None and has_multimodal_encoder(raw):
         raise UnknownModelTypeError(f"{source}: {no_adapter(model_type)}")
     if model_type not in CONFIG_MAPPING and not engine_only:

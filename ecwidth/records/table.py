@@ -23,7 +23,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
 from ecwidth.engines import releases
 from ecwidth.engines.releases import Release
@@ -65,6 +65,20 @@ __all__ = [
 
 #: What ``for_model``'s and ``with_options``' ``engine=`` take for the rows of every engine release.
 ALL_ENGINES = "all"
+
+#: ``engine=`` parsed once, at a public method: a release, every release (``ALL_ENGINES``), or None: none named.
+Wanted = Release | Literal["all"] | None
+
+
+def _wanted(engine: str | Release | None) -> Wanted:
+    """``engine=`` as the look-ups take it (see ``WidthTable``), parsed: the methods below it take the result.
+
+    Raises:
+        UnknownEngineError: ``engine`` names no release ecwidth knows; names the known ones.
+    """
+    if isinstance(engine, str) and engine.strip().lower() == ALL_ENGINES:
+        return ALL_ENGINES
+    return None if engine is None else releases.release(engine)
 
 
 def one_release(engine: str | Release | None) -> str | Release | None:
@@ -169,19 +183,18 @@ class WidthTable:
         """The engine releases the rows answer for, as ``releases.Release.key`` spells them (``"vllm==0.33.0"``)."""
         return [release.key for release in self._releases()]
 
-    def _pick_release(self, engine: str | Release | None, scope: str) -> Release | None:
-        """The release ``engine`` means for these rows (see the class docstring); None for ``ALL_ENGINES``.
+    def _pick_release(self, wanted: Wanted, scope: str) -> Release | None:
+        """The release ``wanted`` means for these rows (see the class docstring); None for ``ALL_ENGINES``.
 
         Raises:
-            UnknownEngineError: ``engine`` names no release ecwidth knows; names the known ones.
-            TableError: None of the rows answer for that release, or ``engine`` is None and the rows hold
+            TableError: None of the rows answer for that release, or ``wanted`` is None and the rows hold
                 several releases, the default not among them; lists the releases the rows hold.
         """
-        if isinstance(engine, str) and engine.strip().lower() == ALL_ENGINES:
+        if wanted == ALL_ENGINES:
             return None
         held = self._releases()
         listed = ", ".join(release.key for release in held) or "none (no rows)"
-        if engine is None:
+        if wanted is None:
             if len(held) <= 1:
                 return held[0] if held else releases.DEFAULT
             if releases.DEFAULT in held:
@@ -190,13 +203,12 @@ class WidthTable:
                 f"{scope} holds rows for {len(held)} engine releases ({listed}), none of them the default "
                 f"({releases.DEFAULT.key}); name one with engine= (--engine)"
             )
-        chosen = releases.release(engine)
-        if chosen not in held:
+        if wanted not in held:
             raise TableError(
-                f"{scope} has no rows for {chosen.key}; its rows are for: {listed}. "
-                f"Pick one of those (--engine), or measure under {chosen.key}."
+                f"{scope} has no rows for {wanted.key}; its rows are for: {listed}. "
+                f"Pick one of those (--engine), or measure under {wanted.key}."
             )
-        return chosen
+        return wanted
 
     def _scope(self) -> str:
         models = self.models()
@@ -210,7 +222,10 @@ class WidthTable:
             TableError: No row answers for that release, or ``engine`` is None and the table holds several
                 releases, the default not among them; lists the releases it holds.
         """
-        chosen = self._pick_release(engine, self._scope())
+        return self._with_engine(_wanted(engine))
+
+    def _with_engine(self, wanted: Wanted) -> WidthTable:
+        chosen = self._pick_release(wanted, self._scope())
         if chosen is None:
             return self
         return WidthTable._of_checked(row for row in self._rows if release_of(row) == chosen)
@@ -236,10 +251,10 @@ class WidthTable:
             raise TableError(
                 f"model {short_repr(model)} is not in the width table; models in the table: {self.models()}"
             )
-        table = WidthTable._of_checked(rows).with_engine(engine)
+        table = WidthTable._of_checked(rows)._with_engine(_wanted(engine))
         if video_pruning_rate is None:
             return table
-        return table.with_options(video_pruning_rate=video_pruning_rate, engine=ALL_ENGINES)
+        return table._with_options(recorded_options({"video_pruning_rate": video_pruning_rate}), ALL_ENGINES)
 
     def with_options(self, *, video_pruning_rate: float, engine: str | Release | None = None) -> WidthTable:
         """The rows of one engine release measured with one setting of the runtime options (``video_pruning_rate``).
@@ -254,7 +269,10 @@ class WidthTable:
             UnknownEngineError: ``engine`` names no release ecwidth knows.
         """
         options = recorded_options({"video_pruning_rate": video_pruning_rate})
-        table = self.with_engine(engine)
+        return self._with_options(options, _wanted(engine))
+
+    def _with_options(self, options: dict[str, Any], wanted: Wanted) -> WidthTable:
+        table = self._with_engine(wanted)
         chosen = [row for row in table._rows if row.options == options]
         if not chosen:
             settings = "; ".join(sorted({describe_options(row.options) for row in table._rows})) or "none (no rows)"

@@ -44,7 +44,8 @@ from ecwidth.errors import RankFailedError
 from ecwidth.families.adapter import find_adapter
 from ecwidth.measuring.build import build_encoder
 from ecwidth.measuring.deadline import check_timeout, deadline
-from ecwidth.measuring.measure import measure_widths
+from ecwidth.measuring.encode import adapter_of
+from ecwidth.measuring.measure import engine_widths
 from ecwidth.reading.configs import ModelSpec
 from ecwidth.records.reconcile import reconcile
 
@@ -144,7 +145,10 @@ def _measure_locally(
             model = build(rank, world_size)
             stages.current = "encoding a dummy item"
             roll.mark(rank, stages.current)
-            widths = measure_widths(model, video_pruning_rate=options.video_pruning_rate, engine=release)
+            adapter = adapter_of(model)  # None: a stage without the encoder, which reports nothing
+            widths = (
+                {} if adapter is None else engine_widths(model, None, adapter=adapter, release=release, options=options)
+            )
             return (widths, None), None
     except Exception as error:  # any failure must reach the other ranks as a record
         return ({}, f"failed while {stages.current}: {type(error).__name__}: {error}"), error

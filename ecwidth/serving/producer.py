@@ -18,7 +18,9 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
+from ecwidth.engines import releases
 from ecwidth.engines.releases import Release
+from ecwidth.engines.runtime import RuntimeOptions
 from ecwidth.errors import EcwidthError
 from ecwidth.records.reconcile import reconcile
 
@@ -26,13 +28,12 @@ from ecwidth.records.reconcile import reconcile
 CollectiveRpc = Callable[[Callable[[Any], dict[str, int]]], Sequence[Mapping[str, int]]]
 
 
-def measure_on_worker(
-    worker: Any, *, video_pruning_rate: float = 0.0, engine: str | Release | None = None
-) -> dict[str, int]:
-    """One worker's report, with the engine's runtime options, in ``engine``'s modality keys (default: the
-    newest vLLM): ``{}`` where it holds no encoder.
+def measure_on_worker(worker: Any, *, options: RuntimeOptions, release: Release) -> dict[str, int]:
+    """One worker's report, with the engine's runtime options, in ``release``'s modality keys: ``{}`` where it
+    holds no encoder.
 
-    Module-level so that a process pool can pickle it by reference.
+    Module-level so that a process pool can pickle it by reference; ``options`` and ``release`` are parsed
+    once, by ``record_producer_widths``, and sent to every worker as they are.
 
     Raises:
         EcwidthError: ``worker`` has no ``model`` attribute.
@@ -45,9 +46,13 @@ def measure_on_worker(
         )
     if worker.model is None:  # a later pipeline stage: nothing to import torch for
         return {}
-    from ecwidth.measuring.measure import measure_widths
+    from ecwidth.measuring.encode import adapter_of
+    from ecwidth.measuring.measure import engine_widths
 
-    return measure_widths(worker.model, video_pruning_rate=video_pruning_rate, engine=engine)
+    adapter = adapter_of(worker.model)
+    if adapter is None:
+        return {}
+    return engine_widths(worker.model, None, adapter=adapter, release=release, options=options)
 
 
 def engine_pruning_rate(config: Any) -> float:
@@ -73,9 +78,11 @@ def record_producer_widths(config: Any, collective_rpc: CollectiveRpc, *, engine
         MalformedReportError: A worker returned something other than ``{str: positive int}``.
         EcwidthError: A worker has no ``model`` attribute, or its encoder failed
             (``EncodeError``), as far as ``collective_rpc`` passes worker errors on.
+        UnknownEngineError: ``engine`` names no release ecwidth knows (said before any worker runs).
     """
     ec_config = getattr(config, "ec_transfer_config", None)
     if ec_config is None or not ec_config.is_ec_producer:
         return
-    measure = partial(measure_on_worker, video_pruning_rate=engine_pruning_rate(config), engine=engine)
+    options = RuntimeOptions(video_pruning_rate=engine_pruning_rate(config))
+    measure = partial(measure_on_worker, options=options, release=releases.release(engine))
     ec_config.mm_encoder_output_widths = reconcile(collective_rpc(measure))

@@ -14,7 +14,7 @@ from typing import Any
 
 from ecwidth.engines.releases import Release
 from ecwidth.errors import TableError
-from ecwidth.records.rows import short_repr
+from ecwidth.records.rows import release_of, short_repr
 from ecwidth.records.table import WidthTable, one_release
 
 
@@ -34,6 +34,19 @@ def producer_config(
         UnsupportedOptionError: ``video_pruning_rate`` is out of range.
         UnknownEngineError: ``engine`` names no release ecwidth knows.
     """
+    widths, release = producer_widths(table, model, video_pruning_rate=video_pruning_rate, engine=engine)
+    return {"mm_encoder_output_widths": widths, "engine": {"name": release.engine, "version": release.version}}
+
+
+def producer_widths(
+    table: WidthTable, model: str, *, video_pruning_rate: float = 0.0, engine: str | Release | None = None
+) -> tuple[dict[str, int], Release]:
+    """``producer_config``'s widths, and the release the table's rows answer for as a ``Release`` (a buffer
+    plan prices them for it, without turning the config's ``engine`` back into a name to parse).
+
+    Raises:
+        As ``producer_config``.
+    """
     rows = table.for_model(model, video_pruning_rate=video_pruning_rate, engine=one_release(engine)).rows
     predicted = [row.modality for row in rows if row.source == "predicted"]
     if predicted:
@@ -42,10 +55,7 @@ def producer_config(
             "is predicted, not measured, and a producer must not be sized from a guess. "
             "Measure the model first, then export the measured table."
         )
-    return {
-        "mm_encoder_output_widths": {row.modality: row.encoder_width for row in rows},
-        "engine": {"name": rows[0].engine, "version": rows[0].engine_version},
-    }
+    return {row.modality: row.encoder_width for row in rows}, release_of(rows[0])
 
 
 def render_producer_config(

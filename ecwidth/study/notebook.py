@@ -21,6 +21,7 @@ import pandas as pd
 
 from ecwidth.cli.notices import show_in_this_session
 from ecwidth.engines import releases
+from ecwidth.engines.releases import Release
 from ecwidth.errors import EcwidthError, TableError
 from ecwidth.reading.catalog import catalog_names
 from ecwidth.reading.configs import name_models
@@ -66,8 +67,8 @@ def _json_parameter(name: str, text: str) -> Any:
                          'write a list as \'["a", "b"]\' or a plain "a,b"') from None  # fmt: skip
 
 
-def _check(name: str, value: Any) -> None:
-    """One parameter, checked by its name (the notebooks share names).
+def _check(name: str, value: Any) -> Any:
+    """One parameter, checked by its name (the notebooks share names); the value, an ``engine`` parsed.
 
     Raises:
         ValueError: The value cannot be right for that parameter; says what it takes.
@@ -92,10 +93,11 @@ def _check(name: str, value: Any) -> None:
                 f'deepstack_models = {value!r}: use a list of catalog names, such as ["qwen3-vl-2b-instruct"]'
             )
         select_models(value)
-    if name == "engine":
-        releases.release(value)  # an unknown release is an error naming the known ones
     if name == "growth_modalities" and value is not None and not (isinstance(value, list) and value):
         raise ValueError(f'growth_modalities = {value!r}: use None (every modality) or a list such as ["image"]')
+    if name == "engine":
+        return releases.release(value)  # an unknown release is an error naming the known ones
+    return value
 
 
 def start(
@@ -128,8 +130,7 @@ def start(
     show_in_this_session()
     resolve_dtype(dtype, resolve_device(device))
     names = select_models(models)
-    for name, value in parameters.items():
-        _check(name, value)
+    checked = {name: _check(name, value) for name, value in parameters.items()}
     if parameters.get("lookup_model") not in (None, *names):
         raise ValueError(f"lookup_model = {parameters['lookup_model']!r} is not a selected model: {', '.join(names)}")
     table = _table_to_reuse(width_table, models, names)
@@ -142,8 +143,8 @@ def start(
 
     print(f"ecwidth {ecwidth.__version__} from {shown(Path(ecwidth.__file__).parent)}, kernel {shown(sys.executable)}")
     print(f"device={device!r}, dtype={dtype!r}; {len(names)} model(s); writing to {shown(run.out)}")
-    if "engine" in parameters:
-        print(f"widths for {releases.release(parameters['engine'])}: every row and producer file names it")
+    if "engine" in checked:
+        print(f"widths for {checked['engine']}: every row and producer file names it")
     if table is not None:
         print(f"widths: read from {shown(table)}, not measured again (width_table = None measures here)")
     return run
@@ -220,7 +221,7 @@ def measured_table(
     width_table: str | os.PathLike[str] | None = None,
     device: str = "auto",
     dtype: str = "auto",
-    engine: Any = None,
+    engine: str | Release | None = None,
     progress: bool = True,
     allow_failures: bool = False,
 ) -> WidthTable:
@@ -307,7 +308,9 @@ def producer_config_file(directory: str | os.PathLike[str], model: str) -> Path:
     return Path(directory) / f"{model.replace('/', '--')}.json"
 
 
-def write_producer_configs(table: WidthTable, directory: str | os.PathLike[str], *, engine: Any = None) -> list[Path]:
+def write_producer_configs(
+    table: WidthTable, directory: str | os.PathLike[str], *, engine: str | Release | None = None
+) -> list[Path]:
     """Write ``producer_config_file(directory, model)`` for every model, atomically: its widths and engine release.
 
     Each file is ``render_producer_config(table, model, engine=engine)``:

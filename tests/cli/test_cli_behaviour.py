@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from ecwidth.cli.commands import build_parser, main
+from ecwidth.cli.commands import main
+from ecwidth.cli.parser import build_parser
 from tests.tiny_configs import tiny_config
 
 WORKFLOW_ORDER = ["models", "engines", "predict", "measure", "size", "survey", "lookup", "export"]

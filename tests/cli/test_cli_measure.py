@@ -178,7 +178,7 @@ def test_a_prediction_that_misses_is_a_warning_and_a_flag_in_the_row(write_confi
 
 def test_ecwidth_and_the_distributed_command_share_their_model_options():
     from ecwidth.cli import distributed, options
-    from ecwidth.cli.commands import build_parser
+    from ecwidth.cli.parser import build_parser
     from ecwidth.measuring.devices import DTYPES
 
     assert options.DTYPES == ("auto", *DTYPES)  # every dtype resolve_dtype takes, and only those

@@ -94,11 +94,13 @@ def test_the_command_line_takes_the_engines_option_and_records_it(tmp_path, caps
 
 
 def test_survey_refuses_a_named_model_that_takes_no_pruning_before_any_work():
+    from ecwidth.engines.releases import DEFAULT
     from ecwidth.measuring.survey import survey, takes_options
 
-    assert takes_options("qwen2-5-vl-7b-instruct", video_pruning_rate=0.5)
-    assert not takes_options("qwen2-vl-7b-instruct", video_pruning_rate=0.5)
-    assert takes_options("qwen2-vl-7b-instruct")  # nothing set: every model
+    pruning = RuntimeOptions(video_pruning_rate=0.5)
+    assert takes_options("qwen2-5-vl-7b-instruct", pruning, DEFAULT)
+    assert not takes_options("qwen2-vl-7b-instruct", pruning, DEFAULT)
+    assert takes_options("qwen2-vl-7b-instruct", RuntimeOptions(), DEFAULT)  # nothing set: every model
     with pytest.raises(UnsupportedOptionError, match="qwen2_vl does not take video_pruning_rate"):
         survey(["qwen2-5-vl-7b-instruct", "qwen2-vl-7b-instruct"], device="cpu", video_pruning_rate=0.5, progress=False)
 

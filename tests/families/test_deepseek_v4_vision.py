@@ -40,3 +40,14 @@ def test_an_auto_map_is_read_without_running_code():
     assert spec.config.vision_dim == raw["vision_dim"]
     with pytest.raises(AttributeError, match="read-only"):
         spec.config.model_type = "deepseek_v3"
+
+
+@pytest.mark.parametrize("layers", [2, 0])
+def test_a_published_config_naming_the_text_architecture_is_the_vision_familys_only_with_vision_layers(layers):
+    # As published: DeepseekV4ForCausalLM, which vLLM rewrites to the vision wrapper when vision_n_layers > 0.
+    raw = {**tiny_config("deepseek_v4_vision"), "architectures": ["DeepseekV4ForCausalLM"], "vision_n_layers": layers}
+    spec = resolve_spec(raw)
+    if layers:
+        assert spec.model_type == "deepseek_v4_vision" and predict_widths(raw) == {"image": raw["hidden_size"]}
+    else:
+        assert spec.model_type == "deepseek_v4" and predict_widths(raw) == {}  # a text model: nothing ships

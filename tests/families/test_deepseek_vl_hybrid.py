@@ -1,7 +1,7 @@
 """DeepSeek-VL hybrid at tiny scale: the aligner joins both towers' halves at the text width."""
 
 import ecwidth
-from ecwidth.measuring.measure import dummy_shapes
+from ecwidth.measuring.encode import dummy_shapes
 from tests.building import build_on_cpu
 from tests.tiny_configs import tiny_config
 

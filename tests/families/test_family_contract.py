@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import gc
+import json
 import re
 from pathlib import Path
 
@@ -27,7 +28,8 @@ from ecwidth.engines import releases
 from ecwidth.engines.releases import Release
 from ecwidth.errors import ConfigError, NotServedError, UnknownModelTypeError, UnmeasurableError
 from ecwidth.families.adapter import adapter_for, lookup, resolve, supported_model_types
-from ecwidth.measuring.measure import dummy_shapes, measure, measure_widths
+from ecwidth.measuring.encode import dummy_shapes
+from ecwidth.measuring.measure import measure, measure_widths
 from ecwidth.measuring.predict import predict_widths
 from ecwidth.reading.catalog import catalog_entry, catalog_names
 from ecwidth.reading.configs import resolve_spec
@@ -149,6 +151,11 @@ def test_a_catalog_model_measures_its_committed_width_under_the_installed_transf
         with pytest.raises(NotServedError):
             measure(name, device="cpu")
         return
+    if {row.source for row in committed.for_model(name).rows} == {"predicted"}:  # the engine's rule, not measured
+        with pytest.raises(UnmeasurableError):
+            measure(name, device="cpu")
+        assert predict_widths(name) == {r.modality: r.encoder_width for r in committed.for_model(name).rows}
+        return
     assert measure(name, device="cpu", dtype="float32").widths == committed.widths(name)
 
 
@@ -208,3 +215,22 @@ def test_a_pipeline_stage_without_the_encoder_reports_nothing(model_type):
     assert not adapter.has_encoder(model)
     with torch.inference_mode():
         assert measure_widths(model) == {}
+
+
+@pytest.mark.parametrize("model_type", [t for t in tiny_model_types() if adapter_for(t).engine_only])
+def test_ecwidth_predict_answers_or_refuses_in_one_line_under_every_release(model_type, capsys):
+    # The command, not only the function: it also reads the LM hidden size and, under SGLang, the engine's sizes,
+    # from a config read as data (an engine-only family's), where transformers' accessors are absent.
+    from ecwidth.cli.commands import main
+
+    path = str(Path(__file__).parents[1] / "tiny" / f"{model_type}.json")
+    for release in releases.RELEASES:
+        status = main(["predict", "--config", path, "--engine", release.key, "--json", "--no-progress"])
+        out, err = capsys.readouterr()
+        assert status in (0, 2), (release.key, err)
+        if status == 2:  # not served there, say: one line
+            assert err.startswith("ecwidth: error:") and err.count("\n") == 1, (release.key, err)
+        else:
+            predicted = json.loads(out)
+            assert predicted["predicted"] == predict_widths(tiny_config(model_type), engine=release), release.key
+            assert predicted["lm_hidden_size"] > 0, release.key

@@ -1,7 +1,7 @@
 """HunYuan-VL at tiny scale: the merger ships the text hidden size, whatever out_hidden_size or a stale text_hidden_size say."""
 
 import ecwidth
-from ecwidth.measuring.measure import dummy_shapes
+from ecwidth.measuring.encode import dummy_shapes
 from tests.building import build_on_cpu
 from tests.tiny_configs import tiny_config
 

@@ -3,7 +3,7 @@
 import ecwidth
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
-from ecwidth.measuring.measure import dummy_shapes
+from ecwidth.measuring.encode import dummy_shapes
 from ecwidth.reading.configs import resolve_spec
 from tests.building import build_on_cpu
 from tests.tiny_configs import tiny_config

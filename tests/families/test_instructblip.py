@@ -7,7 +7,8 @@ from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.errors import NotServedError
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.instructblip import PROFILE_FRAMES
-from ecwidth.measuring.measure import dummy_shapes, measure, measure_widths
+from ecwidth.measuring.encode import dummy_shapes
+from ecwidth.measuring.measure import measure, measure_widths
 from tests.building import build_on_cpu
 from tests.tiny_configs import tiny_config
 

@@ -19,20 +19,16 @@ import pytest
 from ecwidth.errors import EcwidthError
 from ecwidth.families import items
 from ecwidth.families.items import (
-    MAX_ASPECT_RATIO,
     MAX_ITEM_FRAMES,
     MAX_ITEM_SECONDS,
     MAX_ITEM_SIDE,
     ItemSize,
-    cap_grid,
     longest_clip,
     mel_frames,
-    most_tokens_grid,
-    smart_resize,
     tiles_within,
     unpadded_grid,
-    video_smart_resize,
 )
+from ecwidth.families.patch_grid import MAX_ASPECT_RATIO, cap_grid, most_tokens_grid, smart_resize, video_smart_resize
 
 #: Qwen2-VL's image budget (min, max) in pixels, with its unit (patch 14 × merge 2).
 QWEN2_VL = dict(unit=28, min_pixels=56 * 56, max_pixels=28 * 28 * 1280)

@@ -5,7 +5,8 @@ import torch
 
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
-from ecwidth.measuring.measure import dummy_shapes, measure_widths
+from ecwidth.measuring.encode import dummy_shapes
+from ecwidth.measuring.measure import measure_widths
 from tests.building import build_on_cpu
 from tests.tiny_configs import tiny_config
 

@@ -1,7 +1,7 @@
 """Ovis2's port at tiny scale: the visual embedding table's hidden_size, not the text model's or the tower's."""
 
 import ecwidth
-from ecwidth.measuring.measure import dummy_shapes
+from ecwidth.measuring.encode import dummy_shapes
 from tests.building import build_on_cpu
 from tests.tiny_configs import tiny_config
 

@@ -2,7 +2,7 @@
 
 import ecwidth
 from ecwidth.families.video_llama_3 import IMAGE_MERGE, VIDEO_MERGE
-from ecwidth.measuring.measure import dummy_shapes
+from ecwidth.measuring.encode import dummy_shapes
 from tests.building import build_on_cpu
 from tests.tiny_configs import tiny_config
 

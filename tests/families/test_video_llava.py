@@ -5,7 +5,7 @@ from transformers.models.video_llava.image_processing_video_llava import VideoLl
 
 import ecwidth
 from ecwidth.families.video_llava import BACKEND_IMAGE_KWARGS
-from ecwidth.measuring.measure import dummy_shapes
+from ecwidth.measuring.encode import dummy_shapes
 from tests.building import build_on_cpu
 from tests.tiny_configs import tiny_config
 

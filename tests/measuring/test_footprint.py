@@ -83,6 +83,7 @@ def _laid_out_parameters(spec) -> int:
 
 
 def test_the_estimate_from_fields_is_a_lower_bound_of_every_catalog_encoder():
+    from ecwidth.families.adapter import adapter_for
     from ecwidth.measuring.footprint import encoder_parameters_from_config
     from ecwidth.reading.catalog import catalog_names
     from ecwidth.reading.configs import resolve_spec
@@ -90,12 +91,16 @@ def test_the_estimate_from_fields_is_a_lower_bound_of_every_catalog_encoder():
     specs = {}
     for name in catalog_names():  # one architecture of each model type and tower depth
         spec = resolve_spec(name)
+        if not adapter_for(spec.model_type).config_modalities(spec.config):
+            continue  # an engine-only family's rule: nothing is built, so no footprint is estimated
         specs.setdefault((spec.model_type, str(encoder_parameters_from_config(spec.config))), spec)
     for spec in specs.values():
         estimate = sum(count for count, _, _ in encoder_parameters_from_config(spec.config).values())
         exact = _laid_out_parameters(spec)
         assert estimate <= exact, (spec.name, estimate, exact)  # never above: a real config always passes
-        assert estimate == 0 or estimate > 0.3 * exact, (spec.name, estimate, exact)  # 0: no layer fields to read
+        # Not vacuous either (0: no layer fields to read); a conformer's second feed-forward half and convolution
+        # module (Gemma 4 E2B's audio tower) are more than its fields describe, hence a quarter, not a half.
+        assert estimate == 0 or estimate > 0.25 * exact, (spec.name, estimate, exact)
 
 
 def test_the_estimate_reads_the_tower_s_own_width_and_leaves_the_language_model_out():

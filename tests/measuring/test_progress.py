@@ -57,7 +57,7 @@ def test_tqdm_disable_turns_every_kind_off(monkeypatch, value, wanted):
 
 
 def _subcommands() -> dict:
-    from ecwidth.cli.commands import build_parser
+    from ecwidth.cli.parser import build_parser
 
     return next(action for action in build_parser()._actions if action.dest == "command").choices
 

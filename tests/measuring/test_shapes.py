@@ -12,7 +12,7 @@ from torch import nn
 from ecwidth.errors import UnmeasurableError
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.build import materialize
-from ecwidth.measuring.measure import MetaFallbackWarning
+from ecwidth.measuring.encode import MetaFallbackWarning
 from ecwidth.measuring.shapes import ZeroWeightMode, known_products, meta_activations, zero_storage_ptrs
 from tests.building import build_on_cpu
 from tests.tiny_configs import measurable_model_types, tiny_config
@@ -179,7 +179,7 @@ PROFILE_ON_META = ("qwen3_vl", "qwen2_5_vl", "qwen3_omni_moe", "exaone4_5")
 
 @pytest.mark.parametrize("model_type", PROFILE_ON_META)
 def test_the_real_profile_item_runs_on_meta_with_the_minimal_width_and_the_engine_token_count(model_type):
-    from ecwidth.measuring.measure import dummy_shapes
+    from ecwidth.measuring.encode import dummy_shapes
 
     adapter, model = adapter_for(model_type), build_on_cpu(tiny_config(model_type))
     with warnings.catch_warnings():
@@ -192,7 +192,7 @@ def test_the_real_profile_item_runs_on_meta_with_the_minimal_width_and_the_engin
 
 
 def test_a_family_that_reads_an_activation_falls_back_to_the_real_encode_and_says_so():
-    from ecwidth.measuring.measure import dummy_shapes
+    from ecwidth.measuring.encode import dummy_shapes
 
     model = build_on_cpu(tiny_config("idefics3"))  # drops all-zero tiles: it reads the pixels' values
     with pytest.warns(MetaFallbackWarning, match="cannot run on the meta device"):
@@ -224,7 +224,7 @@ def test_varlen_attention_is_given_for_the_block_and_each_config_gets_its_own_ba
 
 def test_a_tower_whose_other_attention_branch_reads_a_mask_runs_on_meta_flash_style():
     """LFM2-VL's SigLIP2 builds its padding mask from values unless attention is flash-style (``varlen_attention``)."""
-    from ecwidth.measuring.measure import dummy_shapes
+    from ecwidth.measuring.encode import dummy_shapes
 
     model = build_on_cpu(tiny_config("lfm2_vl"))
     with warnings.catch_warnings():

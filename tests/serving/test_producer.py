@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 import torch
 
+from ecwidth.engines.releases import DEFAULT
+from ecwidth.engines.runtime import RuntimeOptions
 from ecwidth.errors import EcwidthError, NoEncoderError, WidthDisagreementError
 from ecwidth.families.adapter import find_adapter
 from ecwidth.measuring.build import build_encoder
@@ -153,7 +155,7 @@ def test_only_a_producer_measures(config: SimpleNamespace) -> None:
 
 
 def test_measure_on_worker_reports_nothing_for_a_worker_without_encoder() -> None:
-    assert measure_on_worker(SimpleNamespace(model=None)) == {}
+    assert measure_on_worker(SimpleNamespace(model=None), options=RuntimeOptions(), release=DEFAULT) == {}
 
 
 def test_the_engines_pruning_setting_is_measured_with(pool: FakeWorkerPool) -> None:
