@@ -17,6 +17,16 @@ One JSON line per model type goes to stdout (``agree`` per modality); a
 family vLLM cannot build here records its error. Config changes made for
 vLLM (``LM_ONLY_CHANGES``) touch the language model's fields alone, never a
 tower's or a projector's.
+
+Engine-only families (``ENGINE_ONLY_ARCHITECTURES``: no transformers class)
+have no model for ``ecwidth measure`` to build; their width is ecwidth's
+*prediction* (``ecwidth predict --engine vllm==0.32.0``), and each line says
+which (``ecwidth_is``: measured or predicted). A config type vLLM defines
+(``vllm/transformers_utils/configs/``) is loaded by vLLM; a remote-code type
+gets a stand-in config class registered with ``AutoConfig`` in this process
+(``register_remote_config``), so no hub code is run. vLLM's processing info
+asks an engine-only family's tokenizer (and Ovis2.5's image processor) while
+it builds the model config, so placeholders are written beside the config.
 """
 
 from __future__ import annotations
@@ -26,6 +36,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +48,8 @@ import torch  # noqa: E402
 torch.set_num_threads(1)
 # vLLM's loader empties the accelerator's cache after loading; a CPU-only torch raises there.
 torch.accelerator.empty_cache = lambda: None
+# MiniCPM-V's resampler asks whether a CUDA graph is being captured; a CPU-only torch raises there. None is.
+torch.cuda.is_current_stream_capturing = lambda: False
 # Gemma 4 sizes its vision batches from the accelerator's free memory; here the host's stands in.
 _page = os.sysconf("SC_PAGE_SIZE")
 torch.accelerator.get_memory_info = lambda device_index=None: (os.sysconf("SC_AVPHYS_PAGES") * _page,
@@ -142,6 +155,118 @@ TRANSFORMERS_BACKEND_ARCHITECTURES = {
     "deepseek_vl": "DeepseekVLForConditionalGeneration",
 }
 
+#: Families with no transformers class (``engine_only`` in ecwidth): vLLM builds them from the architecture their
+#: config names, and ecwidth can only *predict* their width from vLLM's rule (``ecwidth predict``), so the
+#: comparison here is the one check of that rule against the engine's own code.
+ENGINE_ONLY_ARCHITECTURES = {
+    "ultravox": "UltravoxModel",
+    "midashenglm": "MiDashengLMModel",
+    "funaudiochat": "FunAudioChatForConditionalGeneration",
+    "kimi_vl": "KimiVLForConditionalGeneration",
+    "openvla": "OpenVLAForActionPrediction",
+    "ovis": "Ovis",
+    "bagel": "BagelForConditionalGeneration",
+    "isaac": "IsaacForConditionalGeneration",
+    "step3_vl": "Step3VLForConditionalGeneration",
+    "deepseek_vl_v2": "DeepseekVLV2ForCausalLM",
+    "bailing_moe_v3_vl": "BailingMoeV3VLForConditionalGeneration",
+    "internvl_chat": "InternVLChatModel",
+    "h2ovl_chat": "H2OVLChatModel",
+    "NVLM_D": "NVLM_D",
+    "skywork_chat": "SkyworkR1VChatModel",
+    "eagle_2_5_vl": "Eagle2_5_VLForConditionalGeneration",
+    "Llama_Nemotron_Nano_VL": "Llama_Nemotron_Nano_VL",
+    "interns1": "InternS1ForConditionalGeneration",
+    "minicpmv": "MiniCPMV",
+    "minicpmo": "MiniCPMO",
+    "phi3_v": "Phi3VForCausalLM",
+    "phi4mm": "Phi4MMForCausalLM",
+    "molmo": "MolmoForCausalLM",
+    "dots_ocr": "DotsOCRForCausalLM",
+    "ovis2_5": "Ovis2_5",
+    "Keye": "KeyeForConditionalGeneration",
+    "pixtral": "PixtralForConditionalGeneration",
+    "llava_onevision2": "LlavaOnevision2ForConditionalGeneration",
+    "bee": "BeeForConditionalGeneration",
+    "kanana-1.5-v": "KananaVForConditionalGeneration",
+    "opencua": "OpenCUAForConditionalGeneration",
+    "openpangu_vl": "OpenPanguVLForConditionalGeneration",
+    "rvl": "RForConditionalGeneration",
+    "KeyeVL1_5": "KeyeVL1_5ForConditionalGeneration",
+    "ovis2_6": "Ovis2_6ForCausalLM",
+    "chatglm": "GLM4VForCausalLM",
+    "fun_asr_qwen3": "FunASRForConditionalGeneration",
+}
+
+#: Remote-code model types (their config's ``auto_map`` names hub code, which this script never runs, and vLLM
+#: defines no config class for them): the nested sections the hub's config class turns into configs, each
+#: ``"auto"`` (a transformers config, built from the section's own ``model_type``), ``"plain"`` (a bare
+#: ``PretrainedConfig`` holding the section's fields, as the remote vision configs do), or the name of the
+#: transformers class the hub's section class copies (its defaults fill what the section leaves out). Fields
+#: outside these sections stay attributes of the top-level config, as the remote class leaves them.
+REMOTE_CONFIG_SECTIONS: dict[str, dict[str, str]] = {
+    "internvl_chat": {"llm_config": "auto", "vision_config": "plain"},
+    "h2ovl_chat": {"llm_config": "auto", "vision_config": "plain"},
+    "NVLM_D": {"llm_config": "auto", "vision_config": "plain"},
+    "skywork_chat": {"llm_config": "auto", "vision_config": "plain"},
+    "Llama_Nemotron_Nano_VL": {"llm_config": "auto", "vision_config": "plain"},
+    "eagle_2_5_vl": {"text_config": "auto", "vision_config": "auto"},
+    "interns1": {"text_config": "auto", "vision_config": "plain"},
+    "minicpmv": {"vision_config": "auto"},
+    "minicpmo": {"vision_config": "auto", "audio_config": "auto"},
+    "phi3_v": {},
+    "phi4mm": {},
+    "molmo": {},
+    "dots_ocr": {"vision_config": "plain"},
+    "ovis2_5": {"llm_config": "auto", "vit_config": "plain"},
+    "Keye": {"vision_config": "auto"},
+    "llava_onevision2": {"text_config": "auto", "vision_config": "plain"},
+    "bee": {"text_config": "auto", "vision_config": "auto"},
+    "kanana-1.5-v": {"text_config": "auto", "vision_config": "Qwen2VLVisionConfig", "projector_config": "plain"},
+    "opencua": {"text_config": "auto", "vision_config": "Qwen2_5_VLVisionConfig"},
+    "openpangu_vl": {"text_config": "auto", "vision_config": "plain"},
+    "rvl": {"text_config": "auto", "vision_config": "auto"},
+    "KeyeVL1_5": {"vision_config": "auto"},
+    "ovis2_6": {"llm_config": "auto", "vit_config": "plain"},
+}
+
+#: The transformers config class a flat remote-code config subclasses (its LM's fields at the top level, and
+#: that class's defaults for the ones a published config leaves out); the others subclass ``PretrainedConfig``.
+REMOTE_CONFIG_BASES = {"minicpmv": "qwen2", "minicpmo": "qwen2", "phi3_v": "phi3", "phi4mm": "phi3",
+                       "dots_ocr": "qwen2", "Keye": "qwen3", "KeyeVL1_5": "qwen3", "openpangu_vl": "qwen2",
+                       "bee": "llava_onevision", "rvl": "llava_onevision"}  # fmt: skip
+
+#: Defaults the hub's config classes fill in for fields their published configs leave out, by the config's or
+#: section's ``model_type`` (or ``model_type.section`` for a section without one); none is a width. InternViT's
+#: are ``InternVisionConfig.__init__``'s, MiniCPM-V's and MiniCPM-o's ``MiniCPMVConfig.__init__``'s, InternS1's
+#: vision tower's ``InternS1VisionConfig.__init__``'s, dots.ocr's ``DotsVisionConfig.__init__``'s, Molmo's
+#: ``MolmoConfig.__init__``'s rope_theta.
+REMOTE_DEFAULTS: dict[str, dict[str, Any]] = {
+    "interns1_vision": {"hidden_act": "gelu", "layer_norm_eps": 1e-6, "norm_type": "layer_norm", "attention_bias": True,
+                        "layer_scale_init_value": 0.1, "use_absolute_position_embeddings": True, "use_mask_token": False,
+                        "use_mean_pooling": True, "use_qk_norm": False, "attention_dropout": 0.0,
+                        "projection_dropout": 0.0, "drop_path_rate": 0.0},
+    "molmo": {"rope_parameters": {"rope_type": "default", "rope_theta": 10000.0}},
+    # Ovis2.5's ``Siglip2NavitConfig.__init__`` (num_patches and image_size only size its interpolated positions).
+    "siglip2_navit": {"num_channels": 3, "hidden_act": "gelu_pytorch_tanh", "layer_norm_eps": 1e-6,
+                      "attention_dropout": 0.0, "window_size": 112, "fullatt_block_indexes": None,
+                      "preserve_original_pe": True, "use_rope": True, "num_patches": 256, "image_size": 256},
+    "dots_ocr.vision_config": {"num_channels": 3, "rms_norm_eps": 1e-5, "use_bias": False, "is_causal": False},
+    "minicpmv": {"drop_vision_last_layer": True, "batch_vision_input": True, "vision_batch_size": 16},
+    "minicpmo": {"drop_vision_last_layer": True, "batch_vision_input": True, "vision_batch_size": 16,
+                 "audio_chunk_length": 1.0},
+    "intern_vit_6b": {"hidden_act": "gelu", "layer_norm_eps": 1e-6, "initializer_factor": 0.1, "dropout": 0.0,
+                      "attention_dropout": 0.0, "drop_path_rate": 0.0, "use_flash_attn": False},
+}  # fmt: skip
+
+#: Tower fields a published config carries, which the tiny config leaves out and vLLM reads with no default;
+#: none is a width (GLM-4V-9B's vision_config has dropout_prob 0.0).
+PUBLISHED_FIELDS: dict[str, dict[str, Any]] = {"chatglm": {"vision_config": {"dropout_prob": 0.0}}}
+
+#: Fields naming a hub checkpoint whose config vLLM's own config class would fetch in place of the section the
+#: tiny config carries (no hub is reached here); dropped, so that section is what vLLM builds.
+HUB_REFERENCES = {"ultravox": ["audio_model_id", "text_model_id"]}
+
 #: Language-model fields vLLM's classes need that a tiny config leaves out or sets in a way they refuse.
 LM_ONLY_CHANGES: dict[str, dict[str, Any]] = {
     # vLLM's Qwen3-MoE block reads norm_topk_prob; its CPU MoE kernel wants a hidden size divisible by 32.
@@ -150,6 +275,17 @@ LM_ONLY_CHANGES: dict[str, dict[str, Any]] = {
     },  # fmt: skip
     # vLLM refuses a max_model_len (1024) above the LM's max_position_embeddings (64 in these tiny configs).
     "internvl": {"text_config": {"max_position_embeddings": 1024}},
+    # No CPU MoE kernel for a hidden size of 40 or 48 (the width of both): every DeepSeek layer made dense.
+    "kimi_vl": {"text_config": {"first_k_dense_replace": 2}},
+    # Step3's text config names its MoE layers as a comma-separated string (published configs: "1,2,..."); layer 2
+    # of the two-layer tiny LM does not exist, so both stay dense (no CPU MoE kernel at a hidden size of 40).
+    "step3_vl": {"text_config": {"moe_layers_enum": "2"}},
+    "deepseek_vl_v2": {"language_config": {"first_k_dense_replace": 2}},
+    # vLLM's Ultravox reads the LM's vocab_size at the top level, where published Ultravox configs carry it.
+    "ultravox": {"vocab_size": 64},
+    "molmo": {"max_position_embeddings": 1024},
+    # ChatGLM's max_position_embeddings is seq_length; vLLM reads original_rope and tie_word_embeddings (GLM-4V: False).
+    "chatglm": {"seq_length": 1024, "original_rope": True, "tie_word_embeddings": False},
     "minicpmv4_6": {"text_config": {"max_position_embeddings": 1024}},
     "minicpmv4_7": {"text_config": {"max_position_embeddings": 1024}},
     "llava_next_video": {"text_config": {"max_position_embeddings": 1024}},
@@ -225,15 +361,105 @@ def _merged(config: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
 def prepared(model_type: str) -> tuple[Path, dict[str, Any]]:
     """A folder holding the tiny config as vLLM reads it (and a backend family's processor), and that config."""
     config = json.loads((TINY / f"{model_type}.json").read_text())
-    architecture = ARCHITECTURES.get(model_type) or TRANSFORMERS_BACKEND_ARCHITECTURES[model_type]
+    architecture = (ARCHITECTURES.get(model_type) or TRANSFORMERS_BACKEND_ARCHITECTURES.get(model_type)
+                    or ENGINE_ONLY_ARCHITECTURES[model_type])  # fmt: skip
     config.setdefault("architectures", [architecture])
     config = _merged(config, LM_ONLY_CHANGES.get(model_type, {}))
+    config = _merged(config, PUBLISHED_FIELDS.get(model_type, {}))
+    for field in HUB_REFERENCES.get(model_type, []):
+        config.pop(field, None)
     folder = WORK / model_type
     folder.mkdir(parents=True, exist_ok=True)
+    if model_type in REMOTE_CONFIG_SECTIONS:
+        config.pop("auto_map", None)  # the class registered below stands in; nothing may reach for hub code
+        register_remote_config(model_type)
+    if model_type in ENGINE_ONLY_ARCHITECTURES:
+        write_tokenizer(folder)
+    if model_type in IMAGE_PROCESSORS:
+        write_image_processor(IMAGE_PROCESSORS[model_type], folder)
     (folder / "config.json").write_text(json.dumps(config, indent=1))
+
     if model_type in TRANSFORMERS_BACKEND_ARCHITECTURES:
         write_processor(model_type, folder)
     return folder, config
+
+
+#: Placeholder tokens vLLM's processing info looks up in the tokenizer's vocabulary while it settles which
+#: modalities a family serves (InternVL's chat models serve video only when ``<|video_pad|>`` is there).
+PLACEHOLDER_TOKENS = ["<unk>", "<pad>", "<s>", "</s>", "<image>", "<video>", "<audio>", "<IMG_CONTEXT>",
+                      "<img>", "</img>", "<|video_pad|>", "<|image_pad|>", "<|vision_start|>", "<|vision_end|>"]  # fmt: skip
+
+
+def write_tokenizer(folder: Path) -> None:
+    """Save a word-level tokenizer of ``PLACEHOLDER_TOKENS`` into ``folder``.
+
+    An engine-only family's processing info asks the tokenizer for its placeholder tokens while vLLM builds the
+    model config (``skip_tokenizer_init`` refuses those calls); the items below never pass through it.
+    """
+    import transformers
+    from tokenizers import Tokenizer, models
+
+    vocab = {token: index for index, token in enumerate(PLACEHOLDER_TOKENS)}
+    transformers.PreTrainedTokenizerFast(
+        tokenizer_object=Tokenizer(models.WordLevel(vocab, unk_token="<unk>")),
+        unk_token="<unk>", pad_token="<pad>", bos_token="<s>", eos_token="</s>",
+    ).save_pretrained(folder)  # fmt: skip
+
+
+#: Engine-only families whose processing info loads an HF image processor from the model folder while vLLM
+#: builds the model (Ovis2.5's processor wraps a Qwen2-VL image processor), by the transformers model type.
+IMAGE_PROCESSORS = {"ovis2_5": "qwen2_vl", "ovis2_6": "qwen2_vl"}
+
+
+def write_image_processor(model_type: str, folder: Path) -> None:
+    """Save ``model_type``'s default HF image processor (its PIL one) into ``folder``; the items bypass it."""
+    import transformers
+    from transformers.models.auto.image_processing_auto import IMAGE_PROCESSOR_MAPPING_NAMES
+
+    name = IMAGE_PROCESSOR_MAPPING_NAMES[model_type]
+    name = name.get("pil", name.get("torchvision")) if isinstance(name, dict) else name
+    getattr(transformers, name)().save_pretrained(folder)
+
+
+def _section(fields: dict[str, Any], kind: str, name: str) -> Any:
+    """One nested section (``name``, as ``model_type.section``) of a remote-code config, as the hub's class holds it."""
+    import transformers
+    from transformers import AutoConfig, PretrainedConfig
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    fields = {**REMOTE_DEFAULTS.get(fields.get("model_type"), REMOTE_DEFAULTS.get(name, {})), **fields}
+    if kind == "auto" and fields.get("model_type") in CONFIG_MAPPING:
+        return AutoConfig.for_model(**fields)
+    if kind not in ("auto", "plain"):  # the transformers class the hub's section class copies, and its defaults
+        return getattr(transformers, kind)(**{key: value for key, value in fields.items() if key != "model_type"})
+    return PretrainedConfig(**fields)
+
+
+def register_remote_config(model_type: str) -> None:
+    """Register a stand-in for a remote-code config class with ``AutoConfig``, in this process only.
+
+    vLLM reads such a config through ``AutoConfig``, which would otherwise need the checkpoint's own Python
+    (``trust_remote_code``); that code is never run here. The stand-in keeps every field as the hub's class
+    does and turns the sections named in ``REMOTE_CONFIG_SECTIONS`` into config objects, as vLLM expects.
+    """
+    from transformers import AutoConfig, PretrainedConfig
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    sections = REMOTE_CONFIG_SECTIONS[model_type]
+    base = CONFIG_MAPPING[REMOTE_CONFIG_BASES[model_type]] if model_type in REMOTE_CONFIG_BASES else PretrainedConfig
+
+    class RemoteCodeConfig(base):
+        def __init__(self, **kwargs: Any) -> None:
+            kwargs = {**REMOTE_DEFAULTS.get(model_type, {}), **kwargs}
+            built = {key: _section(kwargs.pop(key) or {}, kind, f"{model_type}.{key}") if isinstance(kwargs.get(key), dict | None)
+                     else kwargs.pop(key) for key, kind in sections.items() if key in kwargs}  # fmt: skip
+            super().__init__(**kwargs)
+            for key, value in built.items():
+                setattr(self, key, value)
+
+    RemoteCodeConfig.model_type = model_type
+    RemoteCodeConfig.__name__ = f"RemoteCodeConfig_{model_type}"
+    AutoConfig.register(model_type, RemoteCodeConfig, exist_ok=True)
 
 
 def write_processor(model_type: str, folder: Path) -> None:
@@ -294,15 +520,22 @@ def vllm_model(folder: Path) -> tuple[Any, torch.nn.Module]:
         return config, get_model(vllm_config=config).eval()
 
 
-def ecwidth_widths(model_type: str) -> dict[str, Any]:
-    """What ``ecwidth measure --config`` reports for the same tiny config."""
+def ecwidth_widths(model_type: str) -> tuple[str, dict[str, Any]]:
+    """How ecwidth answers the same tiny config, and what it answers.
+
+    ``ecwidth measure --config`` builds a transformers model; an engine-only family has none, so its width is
+    ``ecwidth predict --config``'s, read from the config by vLLM 0.32's rule (the release run here).
+    """
+    how = "predicted" if model_type in ENGINE_ONLY_ARCHITECTURES else "measured"
+    command = ["measure"] if how == "measured" else ["predict", "--engine", "vllm==0.32.0"]
     run = subprocess.run(
-        [str(ROOT / ".venv" / "bin" / "ecwidth"), "measure", "--config", str(TINY / f"{model_type}.json"), "--json"],
+        [str(ROOT / ".venv" / "bin" / "ecwidth"), *command, "--config", str(TINY / f"{model_type}.json"), "--json"],
         cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ""},
     )  # fmt: skip
     if run.returncode:
-        return {"error": run.stderr.strip()[-400:]}
-    return json.loads(run.stdout)["widths"]
+        return how, {"error": run.stderr.strip()[-400:]}
+    answer = json.loads(run.stdout)
+    return how, answer["widths"] if how == "measured" else answer["predicted"]
 
 
 # -- one item per modality, in the keyword inputs each vLLM class parses ------------------------
@@ -522,16 +755,181 @@ ITEMS = {
 }  # fmt: skip
 
 
+# -- engine-only families: items in the keyword inputs of vLLM's own class for each -------------
+
+
+def internvl_chat_video_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """InternVLChatModel's image and its video of one one-tile frame (``internvl.py``, ``pixel_values_flat*``)."""
+    image = internvl_chat_items(config)["image"]
+    video = {"pixel_values_flat_video": image["pixel_values_flat"], "video_num_patches": torch.tensor([1]),
+             "video_token_id": 2}  # fmt: skip
+    return {"image": image, "video": video}
+
+
+def ultravox_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """One 30 s chunk of mels; the projector stacks ``stack_factor`` frames of the tower's 1500 per token."""
+    bins, tokens = config["audio_config"]["num_mel_bins"], -(-1500 // config.get("stack_factor", 8))
+    return {"audio": {"audio_features": torch.randn(1, bins, 3000), "audio_lens": torch.tensor([3000]),
+                      "audio_token_len": torch.tensor([tokens]), "audio_num_chunks": torch.tensor([1])}}  # fmt: skip
+
+
+def midashenglm_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """One second of 16 kHz waveform: the Dasheng encoder takes raw samples and makes its own mels."""
+    return {"audio": {"input_values": torch.randn(1, 16000), "audio_length": torch.tensor([16000])}}
+
+
+def kimi_vl_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """One 4x4-patch image, its patches stacked (MoonViT's ``pixel_values``, ``image_grid_hws``)."""
+    patch = config["vision_config"]["patch_size"]
+    return {"image": {"pixel_values": torch.randn(16, 3, patch, patch), "image_grid_hws": torch.tensor([[4, 4]])}}
+
+
+def openvla_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """One image, its DINOv2 and SigLIP copies fused on the channels (6), at ``image_sizes``."""
+    side = config["image_sizes"][0]
+    return {"image": {"pixel_values": torch.randn(1, 6, side, side)}}
+
+
+def ovis_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """One one-crop image and its indicator tokens (``ovis.py``: patches + 2 indicators for one patch)."""
+    side = config["visual_tokenizer_config"]["backbone_config"]["image_size"]
+    vocab = config["visual_tokenizer_config"]["vocab_size"]
+    return {"image": {"pixel_values": [torch.randn(1, 3, side, side)],
+                      "indicator_tokens": [torch.tensor([vocab - 5, vocab - 4, vocab - 3])]}}  # fmt: skip
+
+
+def bagel_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    side = config["vit_config"]["image_size"]
+    return {"image": {"pixel_values": torch.randn(1, 3, side, side)}}
+
+
+def isaac_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """One 4x4-patch image, flattened patches (``isaac.py``: ``pixel_values`` (np, d), ``image_grid_thw``)."""
+    patch = config["vision_config"]["patch_size"]
+    return {"image": {"pixel_values": torch.randn(16, 3 * patch * patch), "image_grid_thw": torch.tensor([[1, 4, 4]])}}
+
+
+def step3_vl_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """One image and no extra crops: the global view alone (``num_patches`` 0)."""
+    side = config["vision_config"]["image_size"]
+    return {"image": {"pixel_values": torch.randn(1, 3, side, side), "patch_pixel_values": torch.randn(0, 3, side, side),
+                      "num_patches": torch.tensor([0])}}  # fmt: skip
+
+
+def deepseek_vl_v2_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """One image of one tile: the global view and that tile (``images_spatial_crop`` [[1, 1]])."""
+    side = config["vision_config"]["image_size"]
+    return {"image": {"pixel_values": torch.randn(2, 3, side, side), "images_spatial_crop": torch.tensor([[1, 1]])}}
+
+
+def molmo_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """One crop of Molmo's fixed 336/14 ViT (576 patches of 588), its 144 pooled tokens in order."""
+    return {"image": {"images": torch.randn(1, 576, 588), "image_masks": torch.ones(1, 576),
+                      "image_input_idx": torch.arange(144)[None], "num_crops": torch.tensor([1]),
+                      "img_patch_id": 1}}  # fmt: skip
+
+
+def interns1_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """One tile and one one-tile frame, in InternS1's ``pixel_values``/``pixel_values_videos``."""
+    pixels, tile = torch.randn(1, 3, *config["vision_config"]["image_size"]), torch.tensor([1])
+    return {"image": {"pixel_values": pixels, "image_num_patches": tile, "image_token_id": 1},
+            "video": {"pixel_values_videos": pixels, "video_num_patches": tile, "video_token_id": 2}}  # fmt: skip
+
+
+def keye_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """One 4x4-patch image (and one-frame video), its patches stacked as (patches, 3, patch, patch)."""
+    patch, grid = config["vision_config"]["patch_size"], torch.tensor([[1, 4, 4]])
+    pixels = torch.randn(16, 3, patch, patch)
+    return {"image": {"pixel_values": pixels, "image_grid_thw": grid},
+            "video": {"pixel_values_videos": pixels, "video_grid_thw": grid}}  # fmt: skip
+
+
+def kanana_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """One 4x4-patch image in Kanana-V's ``pixel_values`` and ``vision_grid_thw``."""
+    image = _patches(config)
+    return {"image": {"pixel_values": image["pixel_values"], "vision_grid_thw": image["image_grid_thw"]}}
+
+
+def llava_onevision2_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """One 4x4-patch image with each patch's (t, h, w) position, which OV2's rotary embedding reads."""
+    image = _patches(config)
+    positions = torch.cartesian_prod(torch.arange(1), torch.arange(4), torch.arange(4))
+    return {"image": {**image, "patch_positions": positions}}
+
+
+def funaudiochat_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """One audio as 25 discrete speech codes (five groups of ``group_size``), no continuous features."""
+    codes = config["audio_config"]["codebook_size"]
+    return {"audio": {"speech_ids": torch.randint(1, codes, (1, 25))}}
+
+
+def minicpmo_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """MiniCPM-V's image and video, and one audio of 200 mel frames (``audio_features`` (1, mels, frames))."""
+    bins = config["audio_config"]["num_mel_bins"]
+    audio = {"audio_features": torch.randn(1, bins, 200), "audio_feature_lens": [torch.tensor([200])]}
+    return {**minicpmv_items(config), "audio": audio}
+
+
+def phi3_v_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """One 336x336 image: its global view and one HD crop, at the fixed CLIP-L/336 tower's size."""
+    return {"image": {"pixel_values": torch.randn(1, 2, 3, 336, 336), "image_sizes": torch.tensor([[336, 336]])}}
+
+
+def pixtral_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    side = config["vision_config"]["image_size"]  # one image, (3, H, W), as Mistral's tokenizer hands it over
+    return {"image": {"images": [torch.randn(3, side, side)]}}
+
+
+def ovis2_5_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """One 4x4-patch image (and one-frame video): 16 flat patches, 4 tokens after the 2x2 stride, 2 indicators."""
+    vit = config["vit_config"]
+    patch, vocab = vit["patch_size"], config["visual_vocab_size"]
+    pixels = [torch.randn(16, 3 * vit.get("temporal_patch_size", 1) * patch * patch)]
+    grids, indicators = [torch.tensor([[1, 4, 4]])], [torch.tensor([vocab - 4, vocab - 3])]
+    return {"image": {"pixel_values": pixels, "indicator_tokens": indicators, "grids": grids},
+            "video": {"video_pixel_values": pixels, "video_indicator_tokens": indicators, "video_grids": grids}}  # fmt: skip
+
+
+def keye_vl1_5_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """Keye's image and one-frame video, the video with its frame count (``num_frames``)."""
+    items = keye_items(config)
+    return {**items, "video": {**items["video"], "num_frames": torch.tensor([1])}}
+
+
+def fun_asr_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """60 frames of the SenseVoice encoder's 560 stacked fbank features (``funasr.py``, ``input_size=560``)."""
+    return {"audio": {"input_features": torch.randn(1, 60, 560), "speech_lengths": torch.tensor([60])}}
+
+
+#: Engine-only families' items (their widths are ecwidth's predictions).
+ENGINE_ONLY_ITEMS = {
+    "internvl_chat": internvl_chat_video_items, "h2ovl_chat": internvl_chat_items, "NVLM_D": internvl_chat_items,
+    "skywork_chat": internvl_chat_items, "eagle_2_5_vl": internvl_chat_items,
+    "Llama_Nemotron_Nano_VL": internvl_chat_items, "interns1": interns1_items, "minicpmv": minicpmv_items,
+    "minicpmo": minicpmo_items, "phi3_v": phi3_v_items, "molmo": molmo_items, "kimi_vl": kimi_vl_items,
+    "dots_ocr": patch_items, "ovis": ovis_items, "ovis2_5": ovis2_5_items, "Keye": keye_items,
+    "step3_vl": step3_vl_items, "isaac": isaac_items, "deepseek_vl_v2": deepseek_vl_v2_items, "bagel": bagel_items,
+    "openvla": openvla_items, "pixtral": pixtral_items, "llava_onevision2": llava_onevision2_items,
+    "bee": anyres_items, "rvl": anyres_items, "kanana-1.5-v": kanana_items, "opencua": patch_items,
+    "openpangu_vl": qwen_items, "bailing_moe_v3_vl": patch_items, "ultravox": ultravox_items,
+    "midashenglm": midashenglm_items, "funaudiochat": funaudiochat_items, "KeyeVL1_5": keye_vl1_5_items,
+    "ovis2_6": ovis2_5_items, "chatglm": tile_items, "fun_asr_qwen3": fun_asr_items,
+}  # fmt: skip
+ITEMS.update(ENGINE_ONLY_ITEMS)
+
+
 def compare(model_type: str) -> dict[str, Any]:
     """Both widths for each modality of ``model_type``, or the error that stopped vLLM."""
     from vllm.config import set_current_vllm_config
     from vllm.forward_context import set_forward_context
 
-    result: dict[str, Any] = {"model_type": model_type, "ecwidth": ecwidth_widths(model_type)}
+    how, widths = ecwidth_widths(model_type)
+    result: dict[str, Any] = {"model_type": model_type, "ecwidth_is": how, "ecwidth": widths}
     try:
         folder, config = prepared(model_type)
         vllm_config, model = vllm_model(folder)
     except Exception as error:  # a family vLLM cannot build here is recorded, and the others go on
+        traceback.print_exc()  # the whole trace to stderr, where the file and line that stopped it show
         result["vllm_error"] = f"{type(error).__name__}: {str(error)[:400]}"
         return result
     for modality, inputs in ITEMS[model_type](config).items():
@@ -539,6 +937,7 @@ def compare(model_type: str) -> dict[str, Any]:
             with set_current_vllm_config(vllm_config), torch.inference_mode(), set_forward_context(None, vllm_config):
                 shapes = [list(item.shape) for item in model.embed_multimodal(**inputs)]
         except Exception as error:
+            traceback.print_exc()
             result[modality] = {"vllm_error": f"{type(error).__name__}: {str(error)[:400]}"}
             continue
         measured = result["ecwidth"].get(modality)

@@ -20,7 +20,7 @@ class _Mod(types.ModuleType):
         return _Dummy
 
 for name in ["transforms", "transforms.functional", "transforms.v2",
-             "transforms.v2.functional", "io", "ops", "models", "utils"]:
+             "transforms.v2.functional", "io", "ops", "ops.misc", "datasets", "models", "utils"]:
     full = __name__ + "." + name
     m = _Mod(full); m.__path__ = []
     sys.modules[full] = m
