@@ -3,18 +3,9 @@
 import torch
 
 from ecwidth.families.items import ItemSize
-from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
 from tests.building import built
 from tests.tiny_configs import tiny_config
-
-
-def test_width_is_the_text_hidden_size():
-    config = tiny_config("aria")
-    expected = config["text_config"]["hidden_size"]
-    result = measure(config, device="cpu", dtype="float32")
-    assert result.widths == {"image": expected}
-    assert result.predicted == result.widths
 
 
 def test_queries_follow_the_patch_count():

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import torch
 
-from ecwidth.measuring.measure import measure
 from tests.building import built
 from tests.tiny_configs import tiny_config
-
-
-def test_width_is_the_lm_hidden_size() -> None:
-    config = tiny_config("deepseek_ocr2")
-    result = measure(config, device="cpu")
-    assert result.widths == {"image": config["text_config"]["hidden_size"]}
 
 
 def test_a_small_view_ships_the_smaller_query_set_and_the_zeroed_separator() -> None:

@@ -28,13 +28,6 @@ def pruning_config() -> dict:
     return raw
 
 
-def test_width_is_the_merger_output() -> None:
-    cfg = tiny_config("exaone4_5")
-    expected = cfg["vision_config"]["out_hidden_size"]
-    result = measure(cfg, device="cpu", dtype="float32")
-    assert result.widths == {"image": expected, "video": expected}
-
-
 def test_with_pruning_images_get_the_channels_and_videos_are_unserved() -> None:
     raw = pruning_config()
     width = raw["vision_config"]["out_hidden_size"]

@@ -9,15 +9,8 @@ import pytest
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
-from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
 from tests.tiny_configs import tiny_config
-
-
-def test_width_is_the_adaptors_hidden_size() -> None:
-    config = tiny_config("fun_asr_nano")
-    result = measure(config, device="cpu")
-    assert result.widths == {"audio": config["adaptor_config"]["hidden_size"]}
 
 
 def test_a_clip_yields_one_row_per_lfr_stride_of_kaldi_frames() -> None:

@@ -6,16 +6,9 @@ import torch
 
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
-from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
 from tests.building import built
 from tests.tiny_configs import tiny_config
-
-
-def test_width_is_the_lm_hidden_size() -> None:
-    config = tiny_config("glmasr")
-    result = measure(config, device="cpu")
-    assert result.widths == {"audio": config["text_config"]["hidden_size"]}
 
 
 def test_token_counts_follow_the_processor() -> None:

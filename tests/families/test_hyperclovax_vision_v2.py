@@ -4,16 +4,8 @@ from __future__ import annotations
 
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
-from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
 from tests.tiny_configs import tiny_config
-
-
-def test_width_is_the_text_hidden_size():
-    raw = tiny_config("hyperclovax_vision_v2")
-    expected = raw["text_config"]["hidden_size"]
-    result = measure(raw, device="cpu", dtype="float32")
-    assert result.widths == {"image": expected, "video": expected}
 
 
 def test_profile_is_vllms_448_image_and_16_frame_video():

@@ -5,14 +5,8 @@ from __future__ import annotations
 import torch
 
 from ecwidth.families.items import ItemSize
-from ecwidth.measuring.measure import measure
 from tests.building import built
 from tests.tiny_configs import tiny_config
-
-
-def test_width_is_the_lm_hidden_size() -> None:
-    config = tiny_config("lighton_ocr")
-    assert measure(config, device="cpu").widths == {"image": config["text_config"]["hidden_size"]}
 
 
 def test_the_profile_image_ships_one_row_per_merged_patch_of_the_longest_edge() -> None:

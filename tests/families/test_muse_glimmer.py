@@ -4,17 +4,9 @@ from __future__ import annotations
 
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
-from ecwidth.measuring.measure import measure
 from ecwidth.measuring.predict import predict_widths
 from tests.building import built
 from tests.tiny_configs import tiny_config
-
-
-def test_width_is_the_text_hidden_size():
-    raw = tiny_config("muse_glimmer")
-    expected = raw["text_config"]["hidden_size"]
-    result = measure(raw, device="cpu", dtype="float32")
-    assert result.widths == {"image": expected, "video": expected}
 
 
 def test_both_vllm_releases_serve_it_natively_at_the_same_width():

@@ -2,18 +2,8 @@
 
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
-from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
 from tests.tiny_configs import tiny_config
-
-
-def test_width_is_the_top_level_projection_dim():
-    config = tiny_config("paligemma")
-    expected = config["projection_dim"]  # PaliGemmaConfig copies it over vision_config.projection_dim
-    assert expected != config["vision_config"]["projection_dim"]  # the raw nested one, ignored
-    result = measure(config, device="cpu", dtype="float32")
-    assert result.widths == {"image": expected}
-    assert result.predicted == result.widths
 
 
 def test_one_crop_is_its_patch_grid():

@@ -28,12 +28,6 @@ def with_window(max_source_positions: int) -> dict[str, Any]:
     return config
 
 
-def test_width_is_the_lm_hidden_size() -> None:
-    config = tiny_config("qwen2_audio")
-    result = measure(config, device="cpu")
-    assert result.widths == result.predicted == {"audio": config["text_config"]["hidden_size"]}
-
-
 def test_both_engines_serve_it_and_neither_takes_an_option() -> None:
     for release in (VLLM_0_33, SGLANG_0_5_23):
         record = adapter_for("qwen2_audio").serving_for(release)

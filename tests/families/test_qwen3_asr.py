@@ -7,16 +7,9 @@ import torch
 from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
-from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
 from tests.building import built
 from tests.tiny_configs import tiny_config
-
-
-def test_width_is_the_output_dim() -> None:
-    config = tiny_config("qwen3_asr")
-    result = measure(config, device="cpu")
-    assert result.widths == result.predicted == {"audio": config["audio_config"]["output_dim"]}
 
 
 def test_vllm_serves_transformers_schema_through_its_own_config_class() -> None:

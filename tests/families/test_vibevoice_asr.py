@@ -7,14 +7,8 @@ import math
 import torch
 
 from ecwidth.families.items import ItemSize
-from ecwidth.measuring.measure import measure
 from tests.building import built
 from tests.tiny_configs import tiny_config
-
-
-def test_width_is_the_lm_hidden_size() -> None:
-    config = tiny_config("vibevoice_asr")
-    assert measure(config, device="cpu").widths == {"audio": config["text_config"]["hidden_size"]}
 
 
 def test_a_clip_ships_one_row_per_hop_begun() -> None:

@@ -8,15 +8,9 @@ import torch
 from ecwidth.errors import NoTokenRuleError
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
-from ecwidth.measuring.measure import measure
 from ecwidth.reading.configs import resolve_spec
 from tests.building import built
 from tests.tiny_configs import tiny_config
-
-
-def test_width_is_the_lm_hidden_size() -> None:
-    config = tiny_config("voxtral")
-    assert measure(config, device="cpu").widths == {"audio": config["text_config"]["hidden_size"]}
 
 
 def test_items_are_full_windows_with_the_kept_rows() -> None:
