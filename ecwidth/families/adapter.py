@@ -47,7 +47,7 @@ MODALITY_ORDER: tuple[str, ...] = ("image", "video", "audio")
 _SUB_CONFIGS = {"image": "vision_config", "video": "vision_config", "audio": "audio_config"}
 #: Submodules of a transformers multimodal model that belong to the language model, never to the encoder.
 #: The modules of ``ecwidth.families`` that define the contract, not a family.
-CONTRACT_MODULES = frozenset({"adapter", "answers", "items", "packing"})
+CONTRACT_MODULES = frozenset({"adapter", "answers", "engine_rule", "items", "packing"})
 LANGUAGE_MODEL_PARTS = frozenset({"language_model", "lm_head", "text_model"})
 
 

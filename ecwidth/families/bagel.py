@@ -20,22 +20,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.families.adapter import FamilyAdapter, register
-
-#: ``Qwen2Config``'s default ``hidden_size``, where ``llm_config`` names none.
-DEFAULT_LLM_HIDDEN_SIZE = 4096
+from ecwidth.families.adapter import register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 
 @register
-class BagelAdapter(FamilyAdapter):
+class BagelAdapter(EngineRuleAdapter):
     model_types = ("bagel",)
-    engine_only = True
+    #: ``Qwen2Config``'s default ``hidden_size``, where ``llm_config`` names none.
+    default_hidden_size = 4096
     required_fields = ("llm_config",)
-    predicted_only = {"image": "no transformers class can build this family (its config class is vLLM's own)"}
     look_alikes = ("vit_config.hidden_size", "vae_config.z_channels")
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(getattr(config.llm_config, "hidden_size", DEFAULT_LLM_HIDDEN_SIZE))
 
     def predict(self, config: Any) -> dict[str, int]:
         # visual_und off: the engine builds no vision tower, so nothing is shipped.

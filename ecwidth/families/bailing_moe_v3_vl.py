@@ -17,21 +17,12 @@ like it. Images only (``BailingMoeV3VLProcessingInfo``).
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
-
-WHY = "no transformers class can build this family (its config class is vLLM's own)"
+from ecwidth.families.adapter import FieldWidth, register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 
 @register
-class BailingMoeV3VLAdapter(FamilyAdapter):
+class BailingMoeV3VLAdapter(EngineRuleAdapter):
     model_types = ("bailing_moe_v3_vl",)
-    engine_only = True
-    required_fields = ("text_config.hidden_size",)
-    predicted_only = {"image": WHY}
     width_fields = {"image": FieldWidth("text_config.hidden_size")}
     look_alikes = ("vision_config.out_hidden_size", "vision_config.hidden_size")
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.text_config.hidden_size)

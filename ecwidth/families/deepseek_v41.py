@@ -23,21 +23,12 @@ Read in the 0.32.0 and 0.33.0 wheels: the rule is the same in both.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
-
-WHY = "no transformers class can build this family (its config class is vLLM's own)"
+from ecwidth.families.adapter import FieldWidth, register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 
 @register
-class DeepseekV41Adapter(FamilyAdapter):
+class DeepseekV41Adapter(EngineRuleAdapter):
     model_types = ("deepseek_v41",)
-    engine_only = True
-    required_fields = ("text_config.hidden_size",)
-    predicted_only = {"image": WHY}
     width_fields = {"image": FieldWidth("text_config.hidden_size")}
     look_alikes = ("vision_config.hidden_size",)
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.text_config.hidden_size)

@@ -35,18 +35,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
+from ecwidth.families.adapter import FieldWidth, register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 WHY = "no transformers class can build this family's vision tower (vLLM's own DeepSeek-V4 ViT)"
 
 
 @register
-class DeepseekV4VisionAdapter(FamilyAdapter):
+class DeepseekV4VisionAdapter(EngineRuleAdapter):
     model_types = ("deepseek_v4_vision",)
     architectures = ("DeepseekV4ForConditionalGeneration", "DeepseekV4ForCausalLM")
-    engine_only = True
     required_fields = ("hidden_size", "vision_n_layers")
-    predicted_only = {"image": WHY}
+    why = WHY
     width_fields = {"image": FieldWidth("hidden_size")}
     look_alikes = ("vision_dim",)
 
@@ -56,9 +56,6 @@ class DeepseekV4VisionAdapter(FamilyAdapter):
             return True
         layers = raw.get("vision_n_layers")
         return isinstance(layers, int) and not isinstance(layers, bool) and layers > 0
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.hidden_size)
 
     def predict(self, config: Any) -> dict[str, int]:
         # image_enabled (DeepseekV4ForConditionalGeneration.__init__): no layers, no tower, nothing shipped.

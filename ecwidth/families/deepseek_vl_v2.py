@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.adapter import register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 WHY = "no transformers class can build this family (its config class is vLLM's own, for the original schema)"
 #: ``MlpProjectorConfig.n_embed``'s default.
@@ -34,15 +35,11 @@ DEFAULT_N_EMBED = 2048
 
 
 @register
-class DeepseekVLV2Adapter(FamilyAdapter):
+class DeepseekVLV2Adapter(EngineRuleAdapter):
     model_types = ("deepseek_vl_v2",)
-    engine_only = True
     required_fields = ("language_config.hidden_size",)
-    predicted_only = {"image": WHY}
+    why = WHY
     look_alikes = ("projector_config.input_dim",)
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.language_config.hidden_size)
 
     def predict(self, config: Any) -> dict[str, int]:
         projector = getattr(config, "projector_config", None)

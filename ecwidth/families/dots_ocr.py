@@ -21,22 +21,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.adapter import register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 #: ``DotsVisionConfig``'s default merger output width, where ``vision_config`` names none.
 DEFAULT_MERGER_WIDTH = 1536
 
 
 @register
-class DotsOCRAdapter(FamilyAdapter):
+class DotsOCRAdapter(EngineRuleAdapter):
     model_types = ("dots_ocr",)
-    engine_only = True
     required_fields = ("hidden_size",)
-    predicted_only = {"image": "no transformers class can build this family (its config class is vLLM's own)"}
     look_alikes = ("vision_config.embed_dim",)
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.hidden_size)
 
     def merger_width(self, config: Any) -> int:
         """``vision_config.hidden_size``, the ``PatchMerger``'s output, or its class default."""

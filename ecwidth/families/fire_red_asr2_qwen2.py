@@ -20,23 +20,20 @@ transformers has no class for this encoder, so the config is read as data
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ecwidth.families.adapter import FamilyAdapter, register
-
-#: ``Qwen2Config``'s default ``hidden_size``, where the config omits it.
-DEFAULT_HIDDEN_SIZE = 4096
+from ecwidth.families.adapter import register
+from ecwidth.families.engine_rule import ENCODER_IN_VLLM, EngineRuleAdapter
 
 
 @register
-class FireRedASR2Qwen2Adapter(FamilyAdapter):
+class FireRedASR2Qwen2Adapter(EngineRuleAdapter):
     model_types = ("fire_red_asr2_qwen2",)
+    #: ``Qwen2Config``'s default ``hidden_size``, where the config omits it.
+    default_hidden_size = 4096
     #: the engine architectures this family answers; the published config's model_type is the text model's.
     architectures: ClassVar[tuple[str, ...]] = ("FireRedASR2ForConditionalGeneration",)
-    engine_only = True
     required_fields = ("audio_encoder_conf", "encoder_downsample_rate")
-    predicted_only = {"audio": "no transformers class can build this checkpoint (its encoder lives only in vLLM)"}
+    shipped = ("audio",)
+    why = ENCODER_IN_VLLM
     look_alikes = ("audio_encoder_conf.d_model",)
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(getattr(config, "hidden_size", DEFAULT_HIDDEN_SIZE))

@@ -25,20 +25,21 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.adapter import register
+from ecwidth.families.engine_rule import ENCODER_IN_VLLM, EngineRuleAdapter
 
 #: ``FunASREncoder.audio_adaptor``'s ``llm_dim``, hard-coded in the engine.
 ADAPTOR_WIDTH = 1024
 
 
 @register
-class FunASRQwen3Adapter(FamilyAdapter):
+class FunASRQwen3Adapter(EngineRuleAdapter):
     model_types = ("fun_asr_qwen3",)
     #: the engine architectures this family answers; the published config's model_type is the text model's.
     architectures: ClassVar[tuple[str, ...]] = ("FunASRForConditionalGeneration",)
-    engine_only = True
     required_fields = ("audio_encoder_conf",)
-    predicted_only = {"audio": "no transformers class can build this checkpoint (its encoder lives only in vLLM)"}
+    shipped = ("audio",)
+    why = ENCODER_IN_VLLM
     look_alikes = ("hidden_size", "audio_encoder_conf.output_size")
 
     def predict(self, config: Any) -> dict[str, int]:

@@ -22,18 +22,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.adapter import register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 #: ``FunAudioChatAudioEncoderConfig``'s default ``output_dim``.
 DEFAULT_OUTPUT_DIM = 3584
 
 
 @register
-class FunAudioChatAdapter(FamilyAdapter):
+class FunAudioChatAdapter(EngineRuleAdapter):
     model_types = ("funaudiochat",)
-    engine_only = True
     required_fields = ("audio_config.codebook_size",)
-    predicted_only = {"audio": "no transformers class can build this family (its config class is vLLM's own)"}
+    shipped = ("audio",)
     look_alikes = ("audio_config.d_model",)
 
     def lm_hidden_size(self, config: Any) -> int:

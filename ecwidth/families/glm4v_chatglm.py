@@ -23,21 +23,14 @@ transformers knows no ``chatglm``, so the spec is the raw config
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecwidth.families.adapter import FamilyAdapter, register
-
-#: ``ChatGLMConfig``'s default ``hidden_size``.
-DEFAULT_HIDDEN_SIZE = 4096
+from ecwidth.families.adapter import register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 
 @register
-class GLM4VChatGLMAdapter(FamilyAdapter):
+class GLM4VChatGLMAdapter(EngineRuleAdapter):
     model_types = ("chatglm",)
-    engine_only = True
+    #: ``ChatGLMConfig``'s default ``hidden_size``.
+    default_hidden_size = 4096
     required_fields = ("vision_config",)
-    predicted_only = {"image": "no transformers class can build this family (its config class is vLLM's own)"}
     look_alikes = ("vision_config.hidden_size", "ffn_hidden_size")
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(getattr(config, "hidden_size", DEFAULT_HIDDEN_SIZE))

@@ -18,17 +18,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
+from ecwidth.families.adapter import FieldWidth, register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 
 @register
-class IsaacAdapter(FamilyAdapter):
+class IsaacAdapter(EngineRuleAdapter):
     model_types = ("isaac",)
-    engine_only = True
     required_fields = ("hidden_size",)
-    predicted_only = {"image": "no transformers class can build this family (its config class is vLLM's own)"}
     width_fields = {"image": FieldWidth("hidden_size")}
     look_alikes = ("vision_config.hidden_size",)
 
     def lm_hidden_size(self, config: Any) -> int:
-        return int(config.hidden_size)
+        return int(config.hidden_size)  # the top-level field, not text_config's

@@ -17,21 +17,14 @@ RegNet stages at ``projector_config.hidden_size``, a patch merge, and
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
-
-WHY = "no transformers class can build this family (its config is the checkpoint's remote code, never run)"
+from ecwidth.families.adapter import FieldWidth, register
+from ecwidth.families.engine_rule import CHECKPOINT_CODE, EngineRuleAdapter
 
 
 @register
-class KananaVAdapter(FamilyAdapter):
+class KananaVAdapter(EngineRuleAdapter):
     model_types = ("kanana-1.5-v",)
-    engine_only = True
     required_fields = ("projector_config.output_hidden_size", "text_config.hidden_size")
-    predicted_only = {"image": WHY}
+    why = CHECKPOINT_CODE
     width_fields = {"image": FieldWidth("projector_config.output_hidden_size")}
     look_alikes = ("projector_config.hidden_size", "projector_config.encoder_hidden_size")
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.text_config.hidden_size)

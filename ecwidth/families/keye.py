@@ -18,21 +18,15 @@ never measured.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
-
-_WHY = "no transformers class can build this family (remote code, which ecwidth never runs)"
+from ecwidth.families.adapter import FieldWidth, register
+from ecwidth.families.engine_rule import REMOTE_CODE, EngineRuleAdapter
 
 
 @register
-class KeyeAdapter(FamilyAdapter):
+class KeyeAdapter(EngineRuleAdapter):
     model_types = ("Keye", "KeyeVL1_5")
-    engine_only = True
+    shipped = ("image", "video")
+    why = REMOTE_CODE
     required_fields = ("hidden_size",)
-    predicted_only = {"image": _WHY, "video": _WHY}
     width_fields = {"*": FieldWidth("hidden_size")}
     look_alikes = ("vision_config.hidden_size", "intermediate_size")
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.hidden_size)

@@ -22,20 +22,18 @@ never measured.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.adapter import register
+from ecwidth.families.engine_rule import REMOTE_CODE, EngineRuleAdapter
 
 
 @register
-class KimiAudioQwen2Adapter(FamilyAdapter):
+class KimiAudioQwen2Adapter(EngineRuleAdapter):
     model_types = ("kimi_audio_qwen2",)
     #: the engine architectures this family answers; the published config's model_type is the text model's.
     architectures: ClassVar[tuple[str, ...]] = ("MoonshotKimiaForCausalLM",)
-    engine_only = True
     required_fields = ("hidden_size",)
-    predicted_only = {"audio": "no transformers class can build this family (remote code, which ecwidth never runs)"}
+    shipped = ("audio",)
+    why = REMOTE_CODE
     look_alikes = ("kimia_adaptor_input_dim",)
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.hidden_size)

@@ -19,19 +19,12 @@ predicted, never measured.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
+from ecwidth.families.adapter import FieldWidth, register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 
 @register
-class KimiK3Adapter(FamilyAdapter):
+class KimiK3Adapter(EngineRuleAdapter):
     model_types = ("kimi_k3",)
-    engine_only = True
-    required_fields = ("text_config.hidden_size",)
-    predicted_only = {"image": "no transformers class can build this family (its config class is vLLM's own)"}
     width_fields = {"image": FieldWidth("text_config.hidden_size")}
     look_alikes = ("vision_config.vt_hidden_size", "vision_config.mm_hidden_size", "vision_config.text_hidden_size")
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.text_config.hidden_size)

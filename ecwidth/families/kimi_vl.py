@@ -15,19 +15,12 @@ data (``engine_only``) and the width is predicted, never measured.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
+from ecwidth.families.adapter import FieldWidth, register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 
 @register
-class KimiVLAdapter(FamilyAdapter):
+class KimiVLAdapter(EngineRuleAdapter):
     model_types = ("kimi_vl",)
-    engine_only = True
-    required_fields = ("text_config.hidden_size",)
-    predicted_only = {"image": "no transformers class can build this family (its config class is vLLM's own)"}
     width_fields = {"image": FieldWidth("text_config.hidden_size")}
     look_alikes = ("vision_config.hidden_size",)
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.text_config.hidden_size)

@@ -17,18 +17,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.adapter import register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 #: ``Qwen2_5OmniTextConfig``'s default ``hidden_size``, where ``text_config`` names none.
 DEFAULT_TEXT_HIDDEN_SIZE = 3584
 
 
 @register
-class MiDashengLMAdapter(FamilyAdapter):
+class MiDashengLMAdapter(EngineRuleAdapter):
     model_types = ("midashenglm",)
-    engine_only = True
     required_fields = ("audio_encoder_config",)
-    predicted_only = {"audio": "no transformers class can build this family (its config class is vLLM's own)"}
+    shipped = ("audio",)
     look_alikes = ("audio_encoder_config.embed_dim", "audio_encoder_config.outputdim")
 
     def lm_hidden_size(self, config: Any) -> int:

@@ -25,19 +25,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.adapter import register
+from ecwidth.families.engine_rule import REMOTE_CODE, EngineRuleAdapter
 
 #: ``Mimo_VLVisionConfig``'s and ``MimoAudioEncoderConfig``'s default ``out_hidden_size``.
 DEFAULT_VISION_OUT, DEFAULT_AUDIO_OUT = 2048, 4096
-REMOTE = "no transformers class can build this family (remote code, which ecwidth never runs)"
 
 
 @register
-class MiMoV2OmniAdapter(FamilyAdapter):
+class MiMoV2OmniAdapter(EngineRuleAdapter):
     model_types = ("mimo_v2",)
-    engine_only = True
     required_fields = ("vision_config",)
-    predicted_only = {"image": REMOTE, "video": REMOTE, "audio": REMOTE}
+    shipped = ("image", "video", "audio")
+    why = REMOTE_CODE
     look_alikes = ("vision_config.hidden_size", "audio_config.input_local_dim")
 
     def predict(self, config: Any) -> dict[str, int]:

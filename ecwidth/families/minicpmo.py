@@ -21,16 +21,14 @@ without ``version`` is served images and audio only.
 
 from __future__ import annotations
 
-from ecwidth.families.adapter import FieldWidth, register
-from ecwidth.families.minicpmv import WHY, MiniCPMVAdapter
+from ecwidth.families.adapter import register
+from ecwidth.families.minicpmv import MiniCPMVAdapter
 
 
 @register
 class MiniCPMOAdapter(MiniCPMVAdapter):
     model_types = ("minicpmo",)
-    required_fields = ("hidden_size",)
-    predicted_only = {"image": WHY, "video": WHY, "audio": WHY}
-    width_fields = {"*": FieldWidth("hidden_size")}
+    shipped = ("image", "video", "audio")
     look_alikes = ("vision_config.hidden_size", "audio_config.d_model")
 
     versions = ((2, 6), (4, 5))  # _MINICPMO_SUPPORT_VERSION

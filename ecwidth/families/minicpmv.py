@@ -26,9 +26,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ecwidth.errors import ConfigError
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
-
-WHY = "no transformers class can build this family (its config is the checkpoint's remote code, never run)"
+from ecwidth.families.adapter import FieldWidth, register
+from ecwidth.families.engine_rule import CHECKPOINT_CODE, EngineRuleAdapter
 
 
 def version_of(config: Any, default: tuple[int, int] | None = None) -> tuple[int, ...]:
@@ -43,11 +42,11 @@ def version_of(config: Any, default: tuple[int, int] | None = None) -> tuple[int
 
 
 @register
-class MiniCPMVAdapter(FamilyAdapter):
+class MiniCPMVAdapter(EngineRuleAdapter):
     model_types = ("minicpmv",)
-    engine_only = True
+    shipped = ("image", "video")
+    why = CHECKPOINT_CODE
     required_fields = ("hidden_size",)
-    predicted_only = {"image": WHY, "video": WHY}
     width_fields = {"*": FieldWidth("hidden_size")}
     look_alikes = ("vision_config.hidden_size",)
 
@@ -78,9 +77,6 @@ class MiniCPMVAdapter(FamilyAdapter):
 
         self.version(SimpleNamespace(**raw))  # refuse what the engine's __new__ refuses
         return raw
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.hidden_size)
 
     def served_modalities(self, config: Any) -> tuple[str, ...]:
         """The modalities the engine takes for this config's version: its processing info reads the version by

@@ -17,17 +17,14 @@ predicted, never measured.
 
 from __future__ import annotations
 
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
+from ecwidth.families.adapter import FieldWidth, register
+from ecwidth.families.engine_rule import REMOTE_CODE, EngineRuleAdapter
 
 
 @register
-class MolmoAdapter(FamilyAdapter):
+class MolmoAdapter(EngineRuleAdapter):
     model_types = ("molmo",)
-    engine_only = True
+    why = REMOTE_CODE
     required_fields = ("hidden_size",)
-    predicted_only = {"image": "no transformers class can build this family (remote code, which ecwidth never runs)"}
     width_fields = {"image": FieldWidth("hidden_size")}
     look_alikes = ("intermediate_size",)
-
-    def lm_hidden_size(self, config) -> int:
-        return int(config.hidden_size)

@@ -21,18 +21,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.adapter import register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 #: ``Moondream3TextConfig``'s default ``dim``, where ``config.text`` names none.
 DEFAULT_TEXT_DIM = 2048
 
 
 @register
-class Moondream3Adapter(FamilyAdapter):
+class Moondream3Adapter(EngineRuleAdapter):
     model_types = ("moondream3",)
-    engine_only = True
     required_fields = ("config",)  # the dict Moondream3Config parses; published files carry it, defaults fill the rest
-    predicted_only = {"image": "no transformers class can build this family (its config class is vLLM's own)"}
     look_alikes = ("config.vision.enc_dim", "config.vision.proj_inner_dim")
 
     def lm_hidden_size(self, config: Any) -> int:

@@ -19,22 +19,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.adapter import register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 #: ``MossAudioEncoderConfig``'s default DeepStack capture layers, where ``audio_config`` names none.
 DEFAULT_DEEPSTACK_LAYERS = (8, 16, 24)
 
 
 @register
-class MossAudioAdapter(FamilyAdapter):
+class MossAudioAdapter(EngineRuleAdapter):
     model_types = ("moss_audio",)
-    engine_only = True
     required_fields = ("language_config.hidden_size",)
-    predicted_only = {"audio": "no transformers class can build this family (its config class is vLLM's own)"}
+    shipped = ("audio",)
     look_alikes = ("audio_config.d_model", "audio_config.output_dim")
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.language_config.hidden_size)
 
     def deepstack_levels(self, config: Any, modality: str) -> int:
         layers = getattr(

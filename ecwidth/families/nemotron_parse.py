@@ -21,7 +21,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ecwidth.errors import ConfigError
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, lookup, register
+from ecwidth.families.adapter import FieldWidth, lookup, register
+from ecwidth.families.engine_rule import REMOTE_CODE, EngineRuleAdapter
 from ecwidth.families.items import ItemKind
 
 #: The engine's neck stride along a row: a (1, 4) conv, so four patches of a row make one token.
@@ -41,9 +42,8 @@ class ParsePage(ItemKind):
 
 
 @register
-class NemotronParseAdapter(FamilyAdapter):
+class NemotronParseAdapter(EngineRuleAdapter):
     model_types = ("nemotron_parse",)
-    engine_only = True
     required_fields = (
         "decoder.d_model",
         "decoder.causal_vision_prefix",
@@ -51,7 +51,7 @@ class NemotronParseAdapter(FamilyAdapter):
         "image_size",
         "encoder.patch_size",
     )
-    predicted_only = {"image": "no transformers class can build this family (remote code, which ecwidth never runs)"}
+    why = REMOTE_CODE
     items = {"image": ParsePage()}
     width_fields = {"image": FieldWidth("decoder.d_model")}
     look_alikes = ("vision_spatial_dim", "vision_summary_dim")

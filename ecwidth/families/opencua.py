@@ -20,28 +20,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
+from ecwidth.families.adapter import FieldWidth, register
+from ecwidth.families.engine_rule import CHECKPOINT_CODE, EngineRuleAdapter
 
 if TYPE_CHECKING:
     from ecwidth.engines.runtime import RuntimeOptions
 
-WHY = "no transformers class can build this family (its config is the checkpoint's remote code, never run)"
 #: ``_postprocess_image_embeds_evs`` (qwen2_5_vl.py): the mrope positions appended per row with pruning on
 #: (``ecwidth.families.packing.PRUNING_CHANNELS["qwen2_5_vl"]``; not imported, as it brings torch).
 PRUNING_POSITIONS = 4
 
 
 @register
-class OpenCUAAdapter(FamilyAdapter):
+class OpenCUAAdapter(EngineRuleAdapter):
     model_types = ("opencua",)
-    engine_only = True
     required_fields = ("vision_config.out_hidden_size", "text_config.hidden_size")
-    predicted_only = {"image": WHY}
+    why = CHECKPOINT_CODE
     width_fields = {"image": FieldWidth("vision_config.out_hidden_size")}
     look_alikes = ("vision_config.hidden_size",)
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.text_config.hidden_size)
 
     def option_channels(self, config: Any, modality: str, options: RuntimeOptions) -> int:
         return PRUNING_POSITIONS if options.pruning else 0

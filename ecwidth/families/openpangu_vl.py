@@ -15,21 +15,15 @@ the top-level ``hidden_size``; ``vision_config.out_hidden_size`` and
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
-
-WHY = "no transformers class can build this family (its config is the checkpoint's remote code, never run)"
+from ecwidth.families.adapter import FieldWidth, register
+from ecwidth.families.engine_rule import CHECKPOINT_CODE, EngineRuleAdapter
 
 
 @register
-class OpenPanguVLAdapter(FamilyAdapter):
+class OpenPanguVLAdapter(EngineRuleAdapter):
     model_types = ("openpangu_vl",)
-    engine_only = True
+    shipped = ("image", "video")
+    why = CHECKPOINT_CODE
     required_fields = ("hidden_size",)
-    predicted_only = {"image": WHY, "video": WHY}
     width_fields = {"*": FieldWidth("hidden_size")}
     look_alikes = ("vision_config.out_hidden_size", "vision_config.hidden_size")
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.hidden_size)

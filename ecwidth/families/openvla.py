@@ -18,20 +18,13 @@ the raw config (``engine_only``) and the width is predicted, never measured.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecwidth.families.adapter import FamilyAdapter, register
-
-#: ``LlamaConfig``'s default ``hidden_size``, where ``text_config`` names none.
-DEFAULT_TEXT_HIDDEN_SIZE = 4096
+from ecwidth.families.adapter import register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 
 @register
-class OpenVLAAdapter(FamilyAdapter):
+class OpenVLAAdapter(EngineRuleAdapter):
     model_types = ("openvla",)
-    engine_only = True
+    #: ``LlamaConfig``'s default ``hidden_size``, where ``text_config`` names none.
+    default_hidden_size = 4096
     required_fields = ("text_config",)
-    predicted_only = {"image": "no transformers class can build this family (its config class is vLLM's own)"}
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(getattr(config.text_config, "hidden_size", DEFAULT_TEXT_HIDDEN_SIZE))

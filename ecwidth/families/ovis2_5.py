@@ -19,19 +19,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
-
-_WHY = "no transformers class can build this family (remote code, which ecwidth never runs)"
+from ecwidth.families.adapter import FieldWidth, register
+from ecwidth.families.engine_rule import REMOTE_CODE, EngineRuleAdapter
 
 
 @register
-class Ovis2_5Adapter(FamilyAdapter):
+class Ovis2_5Adapter(EngineRuleAdapter):
     model_types = ("ovis2_5", "ovis2_6")
-    engine_only = True
+    shipped = ("image", "video")
+    why = REMOTE_CODE
     required_fields = ("hidden_size",)
-    predicted_only = {"image": _WHY, "video": _WHY}
     width_fields = {"*": FieldWidth("hidden_size")}
     look_alikes = ("vit_config.hidden_size", "visual_vocab_size")
 
     def lm_hidden_size(self, config: Any) -> int:
-        return int(config.hidden_size)
+        return int(config.hidden_size)  # the top-level field, not llm_config's

@@ -20,22 +20,20 @@ from __future__ import annotations
 from typing import Any
 
 from ecwidth.errors import ConfigError
-from ecwidth.families.adapter import FamilyAdapter, lookup, register
-
-WHY = "no transformers class can build this family (its config is the checkpoint's remote code, never run)"
+from ecwidth.families.adapter import lookup, register
+from ecwidth.families.engine_rule import CHECKPOINT_CODE, EngineRuleAdapter
 
 
 @register
-class Phi3VAdapter(FamilyAdapter):
+class Phi3VAdapter(EngineRuleAdapter):
     model_types = ("phi3_v",)
-    engine_only = True
     required_fields = (
         "hidden_size",
         "img_processor.image_dim_out",
         "embd_layer.use_hd_transform",
         "embd_layer.with_learnable_separator",
     )
-    predicted_only = {"image": WHY}
+    why = CHECKPOINT_CODE
     look_alikes = ("img_processor.image_dim_out",)
 
     def translate(self, raw: dict[str, Any]) -> dict[str, Any]:

@@ -15,23 +15,16 @@ tower's width) only look like it. Images only.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
-
-WHY = "no transformers class can build this family (its config is the checkpoint's remote code, never run)"
+from ecwidth.families.adapter import FieldWidth, register
+from ecwidth.families.engine_rule import CHECKPOINT_CODE, EngineRuleAdapter
 
 
 @register
-class Phi4SiglipAdapter(FamilyAdapter):
+class Phi4SiglipAdapter(EngineRuleAdapter):
     model_types = ("phi4-siglip",)
     #: the published model_type is not confirmed from the engine's sources: file configs by architecture too.
     architectures = ("Phi4ForCausalLMV",)
-    engine_only = True
     required_fields = ("hidden_size", "mm_hidden_size")
-    predicted_only = {"image": WHY}
+    why = CHECKPOINT_CODE
     width_fields = {"image": FieldWidth("hidden_size")}
     look_alikes = ("mm_hidden_size", "vision_config.hidden_size")
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.hidden_size)

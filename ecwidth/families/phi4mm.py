@@ -23,17 +23,16 @@ from __future__ import annotations
 from typing import Any
 
 from ecwidth.errors import ConfigError
-from ecwidth.families.adapter import FamilyAdapter, lookup, register
-
-WHY = "no transformers class can build this family (its config is the checkpoint's remote code, never run)"
+from ecwidth.families.adapter import lookup, register
+from ecwidth.families.engine_rule import CHECKPOINT_CODE, EngineRuleAdapter
 
 
 @register
-class Phi4MMAdapter(FamilyAdapter):
+class Phi4MMAdapter(EngineRuleAdapter):
     model_types = ("phi4mm",)
-    engine_only = True
     required_fields = ("hidden_size", "audio_processor.name", "embd_layer.audio_embd_layer")
-    predicted_only = {"image": WHY, "audio": WHY}
+    shipped = ("image", "audio")
+    why = CHECKPOINT_CODE
     look_alikes = ("audio_processor.config.attention_dim",)
 
     def translate(self, raw: dict[str, Any]) -> dict[str, Any]:

@@ -12,21 +12,14 @@ answer), so the width is predicted from the engine's rule.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
+from ecwidth.families.adapter import FieldWidth, register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 
 @register
-class PixtralAdapter(FamilyAdapter):
+class PixtralAdapter(EngineRuleAdapter):
     model_types = ("pixtral",)
-    engine_only = True
     required_fields = ("text_config.hidden_size", "vision_config.hidden_size")
-    predicted_only = {
-        "image": "no transformers class takes a Mistral-format config (vLLM's own reading of params.json)"
-    }
+    why = "no transformers class takes a Mistral-format config (vLLM's own reading of params.json)"
     width_fields = {"image": FieldWidth("text_config.hidden_size")}
     look_alikes = ("vision_config.hidden_size",)
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.text_config.hidden_size)

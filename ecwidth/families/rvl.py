@@ -16,23 +16,15 @@ take no video, though the parent class could embed it.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecwidth.families.adapter import FamilyAdapter, FieldWidth, register
-
-WHY = "no transformers class can build this family (its config is the checkpoint's remote code, never run)"
+from ecwidth.families.adapter import FieldWidth, register
+from ecwidth.families.engine_rule import CHECKPOINT_CODE, EngineRuleAdapter
 
 
 @register
-class RVLAdapter(FamilyAdapter):
+class RVLAdapter(EngineRuleAdapter):
     model_types = ("rvl",)
     #: the published model_type is not confirmed from the engine's sources: file configs by architecture too.
     architectures = ("RForConditionalGeneration",)
-    engine_only = True
-    required_fields = ("text_config.hidden_size",)
-    predicted_only = {"image": WHY}
+    why = CHECKPOINT_CODE
     width_fields = {"image": FieldWidth("text_config.hidden_size")}
     look_alikes = ("vision_config.hidden_size",)
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.text_config.hidden_size)

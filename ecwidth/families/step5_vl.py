@@ -11,18 +11,11 @@ frontend, but its classes take Step3p7's config, not this one.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.adapter import register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 
 @register
-class Step5VLAdapter(FamilyAdapter):
+class Step5VLAdapter(EngineRuleAdapter):
     model_types = ("step5_vl",)
-    engine_only = True
-    required_fields = ("text_config.hidden_size",)
-    predicted_only = {"image": "no transformers class can build this family (its config class is vLLM's own)"}
     look_alikes = ("vision_config.width",)
-
-    def lm_hidden_size(self, config: Any) -> int:
-        return int(config.text_config.hidden_size)

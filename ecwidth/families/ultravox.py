@@ -25,15 +25,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ecwidth.families.adapter import FamilyAdapter, lookup, register
+from ecwidth.families.adapter import lookup, register
+from ecwidth.families.engine_rule import EngineRuleAdapter
 
 
 @register
-class UltravoxAdapter(FamilyAdapter):
+class UltravoxAdapter(EngineRuleAdapter):
     model_types = ("ultravox",)
-    engine_only = True
-    required_fields = ("text_config.hidden_size",)
-    predicted_only = {"audio": "no transformers class can build this family (its config class is vLLM's own)"}
+    shipped = ("audio",)
     look_alikes = ("hidden_size", "audio_config.d_model")
 
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:

@@ -69,10 +69,12 @@ def test_every_registered_model_type_has_a_tiny_config():
 
 
 def serving_release(model_type: str) -> Release | None:
-    """The newest release that serves ``model_type``, the default first; None where none does."""
+    """The newest release that serves ``model_type``'s tiny config (by its architecture, as the engine picks),
+    the default first; None where none does."""
     adapter = adapter_for(model_type)
+    architecture = (tiny_config(model_type).get("architectures") or [None])[0]
     ordered = [releases.DEFAULT, *reversed(releases.RELEASES)]
-    return next((release for release in ordered if adapter.serving_for(release).serves), None)
+    return next((release for release in ordered if adapter.serving_for(release, model_type, architecture).serves), None)
 
 
 def measured_and_predicted(model_type: str) -> tuple[dict[str, int], dict[str, int]]:
