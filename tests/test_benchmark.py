@@ -79,3 +79,23 @@ def test_a_family_without_a_token_rule_has_no_real_profile_size(bench, tokenless
     tokenless = ToyConfig(model_type=tokenless_family)
     assert bench.real_profile_tokens(find_adapter(tokenless_family), tokenless, ["image"]) is None
     assert bench._cell(None, "7d") == "      -" and bench._cell(12, "7d") == "     12"
+
+
+def test_the_survey_split_adds_up_to_the_wall_time_of_the_real_command(bench, tmp_path):
+    from benchmarks.cost.processes import MEASURING, PHASES
+
+    models = []
+    for name in ("tiny-a", "tiny-b"):
+        config = tmp_path / name / "config.json"
+        config.parent.mkdir()
+        config.write_text(json.dumps(tiny_qwen3_vl(levels=2)))
+        models.append(str(config))
+    run = bench.time_survey("cpu", "auto", jobs=2, timed=True, models=models)
+    assert run["returncode"] == 0 and run["models_measured"] == 2, run["errors"]
+    split = run["split"]
+    assert split["workers"] == split["jobs"] == 2 and split["models_measured"] == 2 and split["configs_read"] >= 2
+    assert sum(split[key] for key, _ in PHASES) == pytest.approx(split["wall_s"], abs=1e-6)  # the phases are the wall
+    assert all(split[key] >= 0 for key, _ in PHASES if key not in ("survey_other", "parent_setup"))
+    assert sum(split[key] for key, _ in MEASURING) == pytest.approx(split["measuring"], abs=1e-6)
+    assert split["builds"] > 0 and split["encodes"] > 0 and split["parent_imports"] > 0
+    assert [m["model"] for m in split["slowest_models"]] in (["tiny-a", "tiny-b"], ["tiny-b", "tiny-a"])
