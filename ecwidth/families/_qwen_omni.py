@@ -87,6 +87,18 @@ class QwenOmniThinkerAdapter(FamilyAdapter):
     """Image, video and audio through an omni thinker; subclasses set their items and fields."""
 
     encoder_attributes = ("visual", "audio_tower")
+    transformers_since = "5.21.0"  # the thinkers' model classes are exported from 5.21 on
+    #: What both thinkers cannot do without (Qwen3-Omni adds its DeepStack indexes).
+    required_fields = (
+        "thinker_config.vision_config.out_hidden_size",
+        "thinker_config.audio_config.output_dim",
+        "thinker_config.text_config.hidden_size",
+    )
+    look_alikes = (
+        "thinker_config.vision_config.hidden_size",
+        "thinker_config.audio_config.d_model",
+        "thinker_config.text_config.hidden_size",
+    )
 
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
         """``required_fields`` name paths in the whole omni config; a thinker-only config has them at its top."""

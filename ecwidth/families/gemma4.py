@@ -62,6 +62,16 @@ def shrink(grid: tuple[int, int], max_tokens: int | None) -> tuple[int, int]:
     return h, w
 
 
+def fields_of_present_towers(
+    raw: Mapping[str, Any], vision: tuple[str, ...], audio: tuple[str, ...]
+) -> tuple[str, ...]:
+    """``text_config.hidden_size`` and the fields of each tower the config has: a null tower needs none."""
+    present = (vision if raw.get("vision_config") is not None else ()) + (
+        audio if raw.get("audio_config") is not None else ()
+    )
+    return ("text_config.hidden_size", *present)
+
+
 def patch_sequence(config: Any, grid: tuple[int, int], frames: int, dtype, device) -> tuple[torch.Tensor, torch.Tensor]:
     """Pixels ``[frames, patches, 3·patch²]`` and ``(x, y)`` positions of a ``grid`` of pooled tokens."""
     import torch
@@ -160,12 +170,8 @@ class Gemma4Adapter(FamilyAdapter):
     look_alikes = ("vision_config.hidden_size", "audio_config.hidden_size", "audio_config.output_proj_dims")
 
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
-        paths = ["text_config.hidden_size"]
-        if raw.get("vision_config") is not None:
-            paths += ["vision_config.hidden_size", "vision_config.patch_size", "vision_config.pooling_kernel_size"]
-        if raw.get("audio_config") is not None:
-            paths += ["audio_config.output_proj_dims"]
-        return tuple(paths)
+        vision = ("vision_config.hidden_size", "vision_config.patch_size", "vision_config.pooling_kernel_size")
+        return fields_of_present_towers(raw, vision, ("audio_config.output_proj_dims",))
 
     def pack(self, model: nn.Module, modality: str, output: Any) -> torch.Tensor:
         if modality == "audio":  # transformers keeps the padded rows; vLLM ships the valid ones
@@ -269,9 +275,5 @@ class Gemma4UnifiedAdapter(Gemma4Adapter):
     )
 
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
-        paths = ["text_config.hidden_size"]
-        if raw.get("vision_config") is not None:
-            paths += ["vision_config.patch_size", "vision_config.pooling_kernel_size", "vision_config.mm_embed_dim"]
-        if raw.get("audio_config") is not None:
-            paths += ["audio_config.audio_embed_dim"]
-        return tuple(paths)
+        vision = ("vision_config.patch_size", "vision_config.pooling_kernel_size", "vision_config.mm_embed_dim")
+        return fields_of_present_towers(raw, vision, ("audio_config.audio_embed_dim",))

@@ -39,24 +39,13 @@ def audio_tokens(config: Any, frames: int) -> int:
 @register
 class Qwen2_5OmniAdapter(QwenOmniThinkerAdapter):
     model_types = ("qwen2_5_omni",)
-    transformers_since = "5.21.0"  # the thinker's model class is exported from 5.21 on
     model_class = "Qwen2_5OmniThinkerModel"
-    required_fields = (
-        "thinker_config.vision_config.out_hidden_size",
-        "thinker_config.audio_config.output_dim",
-        "thinker_config.text_config.hidden_size",
-    )
     items = {
         "image": ThinkerPatches((3136, 12845056)),
         "video": ThinkerPatches((100352, 602112)),
         "audio": ThinkerMel(min_frames=3, profile_seconds=PROFILE_AUDIO_SECONDS, audio_tokens=audio_tokens),
     }
     width_fields = {"image": _VISION, "video": _VISION, "audio": THINKER_AUDIO}
-    look_alikes = (
-        "thinker_config.vision_config.hidden_size",
-        "thinker_config.audio_config.d_model",
-        "thinker_config.text_config.hidden_size",
-    )
 
 
 @register

@@ -51,14 +51,12 @@ def audio_tokens(config: Any, frames: int) -> int:
 @register
 class Qwen3OmniMoeAdapter(QwenOmniThinkerAdapter):
     model_types = ("qwen3_omni_moe",)
-    transformers_since = "5.21.0"  # the thinker's model class is exported from 5.21 on
     model_class = "Qwen3OmniMoeThinkerModel"
     # Without deepstack_visual_indexes transformers would silently fill in (8, 16, 24).
     required_fields = (
-        "thinker_config.vision_config.out_hidden_size",
+        QwenOmniThinkerAdapter.required_fields[0],
         "thinker_config.vision_config.deepstack_visual_indexes",
-        "thinker_config.audio_config.output_dim",
-        "thinker_config.text_config.hidden_size",
+        *QwenOmniThinkerAdapter.required_fields[1:],
     )
     items = {
         "image": ThinkerPatches((3136, 12845056)),
@@ -66,12 +64,7 @@ class Qwen3OmniMoeAdapter(QwenOmniThinkerAdapter):
         "audio": ThinkerMel(min_frames=1, profile_seconds=PROFILE_AUDIO_SECONDS, audio_tokens=audio_tokens),
     }
     width_fields = {"image": _VISION, "video": _VISION, "audio": THINKER_AUDIO}
-    look_alikes = (
-        "thinker_config.vision_config.out_hidden_size",
-        "thinker_config.vision_config.hidden_size",
-        "thinker_config.audio_config.d_model",
-        "thinker_config.text_config.hidden_size",
-    )
+    look_alikes = ("thinker_config.vision_config.out_hidden_size", *QwenOmniThinkerAdapter.look_alikes)
 
     def deepstack_levels(self, config: Any, modality: str) -> int:
         if modality == "audio":
