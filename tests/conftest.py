@@ -1,10 +1,19 @@
 import os
+import signal
 from pathlib import Path
 
 import pytest
 
 # Nothing may reach a model hub; fail fast instead of retrying for minutes.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+
+@pytest.fixture(autouse=True)
+def interrupts_raise():
+    """Each test starts with Ctrl-C raising KeyboardInterrupt, as a fresh interpreter has it: a test whose code
+    ignores SIGINT (a forked worker's setting, run in this process) must not change what later tests see."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
 
 
 @pytest.fixture

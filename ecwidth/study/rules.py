@@ -38,8 +38,8 @@ from typing import Any
 
 import pandas as pd
 
-from ecwidth.engines.releases import SGLANG_0_5_23
-from ecwidth.engines.runtime import describe_options
+from ecwidth.engines.releases import DEFAULT, SGLANG_0_5_23
+from ecwidth.engines.runtime import RuntimeOptions, describe_options
 from ecwidth.engines.sizers import sglang_sizes
 from ecwidth.errors import TableError
 from ecwidth.families.adapter import find_adapter
@@ -342,7 +342,7 @@ def compare_with_pruning(
     chosen = {
         name: model
         for name, model in select_models(models).items()
-        if takes_options(model, video_pruning_rate=video_pruning_rate)
+        if takes_options(model, RuntimeOptions(video_pruning_rate=video_pruning_rate), DEFAULT)
     }
     if not chosen:
         return compare_rules(WidthTable([]))
