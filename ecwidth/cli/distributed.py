@@ -21,12 +21,10 @@ import torch.distributed as dist
 from ecwidth.cli.options import (
     OneLineErrorParser,
     add_device_options,
-    add_engine_option,
     add_json_option,
+    add_measuring_options,
     add_model_source,
     add_progress_option,
-    add_runtime_options,
-    add_timeout_option,
     model_spec,
 )
 from ecwidth.cli.rank_signals import RankSignals
@@ -84,10 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_model_source(parser)
     parser.add_argument("--pp-size", type=int, default=1, metavar="P", help="pipeline stages (first holds the encoder)")
     add_device_options(parser, device_help="auto: a GPU per LOCAL_RANK if there is one")
-    add_engine_option(parser)
-    add_runtime_options(parser)
-    add_timeout_option(
-        parser, default=DEFAULT_TIMEOUT_S, help="seconds a rank may build and encode, and waits for the others"
+    add_measuring_options(
+        parser,
+        timeout_default=DEFAULT_TIMEOUT_S,
+        timeout_help="seconds a rank may build and encode, and waits for the others",
     )
     add_json_option(parser, help="rank 0 prints the result as JSON")
     parser.add_argument(

@@ -121,3 +121,12 @@ def add_engine_option(parser: argparse.ArgumentParser, *, help: str | None = Non
         help=help or "the engine release to answer for: vllm, vllm==0.32.0, vllm==0.33.0, sglang==0.5.23 "
         "(default: the newest vLLM; `ecwidth engines` lists them)",
     )  # fmt: skip
+
+
+def add_measuring_options(
+    parser: argparse.ArgumentParser, *, timeout_default: float, timeout_help: str, engine_help: str | None = None
+) -> None:
+    """What every command that builds and encodes takes: the release, its width-changing options, a time limit."""
+    add_engine_option(parser, help=engine_help)
+    add_runtime_options(parser)
+    add_timeout_option(parser, default=timeout_default, help=timeout_help)

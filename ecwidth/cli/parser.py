@@ -17,10 +17,10 @@ from ecwidth.cli.options import (
     add_device_options,
     add_engine_option,
     add_json_option,
+    add_measuring_options,
     add_model_source,
     add_progress_option,
     add_runtime_options,
-    add_timeout_option,
 )
 from ecwidth.records.units import DEFAULT_BUFFER_BYTES, SERVING_DTYPES
 
@@ -167,10 +167,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_model_source(measure)
     measure.add_argument("--modality", action="append", metavar="M", help="only this modality (repeatable)")
     _add_run_options(measure)
-    add_engine_option(measure)
-    add_runtime_options(measure)
-    add_timeout_option(
-        measure, default=MEASURE_TIMEOUT_S, help="seconds reading, building and encoding may take together"
+    add_measuring_options(
+        measure,
+        timeout_default=MEASURE_TIMEOUT_S,
+        timeout_help="seconds reading, building and encoding may take together",
     )
     _add_max_memory_option(measure)
     add_json_option(measure)
@@ -196,9 +196,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(default 1e9: vLLM's ec_buffer_size)",
     )  # fmt: skip
     add_device_options(size)
-    add_engine_option(size)
-    add_runtime_options(size)
-    add_timeout_option(size, default=MEASURE_TIMEOUT_S, help="seconds reading, building and encoding may take together")
+    add_measuring_options(
+        size, timeout_default=MEASURE_TIMEOUT_S, timeout_help="seconds reading, building and encoding may take together"
+    )
     _add_max_memory_option(size)
     add_json_option(size)
 
@@ -210,11 +210,12 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     survey.add_argument("-o", "--output", metavar="DIR", default="build/survey", help="folder for JSON, CSV, Markdown")
     _add_run_options(survey)
-    add_engine_option(survey, help="the engine release every row is for; models it does not serve are left out "
-                      "and listed (default: the newest vLLM)")  # fmt: skip
-    add_runtime_options(survey)
-    add_timeout_option(
-        survey, default=MEASURE_TIMEOUT_S, help="seconds each model's reading, building and encoding may take"
+    add_measuring_options(
+        survey,
+        timeout_default=MEASURE_TIMEOUT_S,
+        timeout_help="seconds each model's reading, building and encoding may take",
+        engine_help="the engine release every row is for; models it does not serve are left out and listed "
+        "(default: the newest vLLM)",
     )
     _add_max_memory_option(survey)
     survey.add_argument(

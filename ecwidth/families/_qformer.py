@@ -31,6 +31,9 @@ class QueryTokens(FixedTiles):
 class QFormerAdapter(FamilyAdapter):
     """A Q-Former family: its width field by text model, and an encode that gives the queries storage."""
 
+    #: The tower's and the Q-Former's widths, which the shipped rows never have.
+    look_alikes = ("vision_config.hidden_size", "qformer_config.hidden_size")
+
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
         text = raw.get("text_config") or {}
         width = "text_config.d_model" if text.get("model_type") == "t5" else "text_config.hidden_size"

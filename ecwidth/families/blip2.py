@@ -37,7 +37,6 @@ class Blip2Adapter(QFormerAdapter):
     model_types = ("blip-2",)
     model_class = "Blip2ForConditionalGeneration"  # Blip2Model's feature method stops before the Q-Former
     items = {"image": QueryTokens()}
-    look_alikes = ("vision_config.hidden_size", "qformer_config.hidden_size")
 
     def check_served(self, config: Any, release: Release) -> Serving:
         """The family's record, unless the config's language model is one the release cannot build.

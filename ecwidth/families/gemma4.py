@@ -72,16 +72,13 @@ def fields_of_present_towers(
     return ("text_config.hidden_size", *present)
 
 
-def patch_sequence(config: Any, grid: tuple[int, int], frames: int, dtype, device) -> tuple[torch.Tensor, torch.Tensor]:
-    """Pixels ``[frames, patches, 3·patch²]`` and ``(x, y)`` positions of a ``grid`` of pooled tokens."""
+def patch_sequence(rows: int, cols: int, frames: int, side: int, dtype, device) -> tuple[torch.Tensor, torch.Tensor]:
+    """Pixels ``[frames, rows·cols, 3·side²]`` and the ``(x, y)`` position of each patch."""
     import torch
 
-    vision = config.vision_config
-    k = vision.pooling_kernel_size
-    h, w = grid[0] * k, grid[1] * k
-    ys, xs = torch.meshgrid(torch.arange(h, device=device), torch.arange(w, device=device), indexing="ij")
+    ys, xs = torch.meshgrid(torch.arange(rows, device=device), torch.arange(cols, device=device), indexing="ij")
     positions = torch.stack([xs.flatten(), ys.flatten()], dim=-1)[None].expand(frames, -1, -1)
-    pixels = torch.randn(frames, h * w, 3 * vision.patch_size**2, dtype=dtype, device=device)
+    pixels = torch.randn(frames, rows * cols, 3 * side**2, dtype=dtype, device=device)
     return pixels, positions.contiguous()
 
 
@@ -101,10 +98,9 @@ class Gemma4Patches(ItemKind):
 
         grid, frames = ((1, 1), 1) if size == "minimal" else (self.profile_grid(config), self.profile_frames)
         if max_tokens is not None:
-            per_frame = grid[0] * grid[1]
-            frames = max(1, min(frames, max_tokens // per_frame))
+            frames = max(1, min(frames, max_tokens // (grid[0] * grid[1])))
             grid = shrink(grid, max_tokens)
-        pixels, positions = patch_sequence(config, grid, frames, dtype, device)
+        pixels, positions = self.patches(config, grid, frames, dtype, device)
         if modality == "image":
             return {"pixel_values": pixels, "image_position_ids": positions}
         return {
@@ -112,6 +108,12 @@ class Gemma4Patches(ItemKind):
             "video_position_ids": positions,
             "num_frames_per_video": torch.tensor([frames], device=device),
         }
+
+    def patches(self, config: Any, grid: tuple[int, int], frames: int, dtype, device):
+        """The patch sequence of a ``grid`` of tokens: ``pooling_kernel_size``² patches pool to each."""
+        vision = config.vision_config
+        k = vision.pooling_kernel_size
+        return patch_sequence(grid[0] * k, grid[1] * k, frames, vision.patch_size, dtype, device)
 
     def frame_tokens(self, config: Any, height: int, width: int) -> int:
         h, w = soft_tokens(config, height, width, self.budget)
@@ -209,26 +211,8 @@ class UnifiedPatches(Gemma4Patches):
 
     counts_tokens: ClassVar[bool] = False  # the unified processor's rule is not read here
 
-    def make(self, config, modality, size, *, max_tokens, dtype, device):
-        import torch
-
-        grid, frames = ((1, 1), 1) if size == "minimal" else (self.profile_grid(config), self.profile_frames)
-        if max_tokens is not None:
-            frames = max(1, min(frames, max_tokens // (grid[0] * grid[1])))
-            grid = shrink(grid, max_tokens)
-        side = config.vision_config.model_patch_size
-        ys, xs = torch.meshgrid(
-            torch.arange(grid[0], device=device), torch.arange(grid[1], device=device), indexing="ij"
-        )
-        positions = torch.stack([xs.flatten(), ys.flatten()], dim=-1)[None].expand(frames, -1, -1).contiguous()
-        pixels = torch.randn(frames, grid[0] * grid[1], 3 * side**2, dtype=dtype, device=device)
-        if modality == "image":
-            return {"pixel_values": pixels, "image_position_ids": positions}
-        return {
-            "pixel_values_videos": pixels,
-            "video_position_ids": positions,
-            "num_frames_per_video": torch.tensor([frames], device=device),
-        }
+    def patches(self, config: Any, grid: tuple[int, int], frames: int, dtype, device):
+        return patch_sequence(*grid, frames, config.vision_config.model_patch_size, dtype, device)
 
 
 class UnifiedAudioFrames(ItemKind):

@@ -57,7 +57,6 @@ class InstructBlipAdapter(QFormerAdapter):
     model_types = ("instructblip",)
     model_class = "InstructBlipForConditionalGeneration"  # InstructBlipModel has no feature method
     items = {"image": PromptedQueryTokens()}
-    look_alikes = ("vision_config.hidden_size", "qformer_config.hidden_size")
 
 
 @register
@@ -65,4 +64,3 @@ class InstructBlipVideoAdapter(QFormerAdapter):
     model_types = ("instructblipvideo",)
     model_class = "InstructBlipVideoForConditionalGeneration"  # InstructBlipVideoModel has no feature method
     items = {"video": PromptedQueryFrames()}
-    look_alikes = ("vision_config.hidden_size", "qformer_config.hidden_size")
