@@ -3,7 +3,7 @@
 import pytest
 
 import ecwidth
-from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
+from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32
 from ecwidth.errors import NotServedError
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
@@ -53,9 +53,6 @@ def test_the_profile_image_fills_the_configs_pixel_budget():
 
 
 @pytest.mark.parametrize("release", [VLLM_0_32, SGLANG_0_5_23])
-def test_only_vllm_0_33_serves_it(release):
-    adapter = adapter_for("alpamayo2_super")
-    assert adapter.serving_for(VLLM_0_33).options == {"video_pruning_rate"}
-    assert adapter.serving_for(release).serves is False
+def test_a_release_that_does_not_serve_it_refuses_to_predict(release):
     with pytest.raises(NotServedError, match="does not serve"):
         predict_widths(tiny_config("alpamayo2_super"), engine=release)

@@ -3,7 +3,6 @@
 import pytest
 
 import ecwidth
-from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.reading.configs import resolve_spec
@@ -63,9 +62,3 @@ def test_image_tokens_follow_the_published_processor(height, width, tokens):
 def test_video_is_not_served_as_vllm_registers_images_only():
     with pytest.raises(ValueError, match="'video'"):
         ecwidth.measure(tiny_config("cohere_compass"), ["video"], device="cpu")
-
-
-def test_vllm_takes_pruning_and_sglang_does_not_serve_it():
-    adapter = adapter_for("cohere_compass")
-    assert adapter.serving_for(VLLM_0_32).options == adapter.serving_for(VLLM_0_33).options == {"video_pruning_rate"}
-    assert adapter.serving_for(SGLANG_0_5_23).serves is False

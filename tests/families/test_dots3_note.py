@@ -7,7 +7,6 @@ from pathlib import Path
 
 import torch
 
-from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
@@ -53,9 +52,3 @@ def test_token_counts() -> None:
     assert adapter.embed_tokens(config, ItemSize("audio", seconds=1)) == 13  # ceil(16000 / 1280)
     assert adapter.embed_tokens(config, ItemSize("audio", seconds=61)) == 750 + 13  # a 60 s chunk, then 1 s
     assert adapter.profile_tokens(config, "audio") == 750
-
-
-def test_sglang_has_no_video_feature_method_and_vllm_serves_every_modality() -> None:
-    adapter = adapter_for("dots3_note")
-    assert set(adapter.serving_for(SGLANG_0_5_23).unserved) == {"video"}
-    assert not adapter.serving_for(VLLM_0_33).unserved

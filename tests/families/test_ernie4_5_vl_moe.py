@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
 import torch
 
-from ecwidth.engines.releases import RELEASES
-from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure_widths
 from tests.building import build_on_cpu, built
 from tests.tiny_configs import tiny_config
@@ -27,8 +24,3 @@ def test_a_frame_pair_merges_into_one_token_row() -> None:
     assert item["video_grid_thw"].tolist() == [[2, 2, 2]]
     with torch.inference_mode():
         assert adapter.encode(model, "video", item).shape == (1, cfg["text_config"]["hidden_size"])
-
-
-@pytest.mark.parametrize("release", RELEASES)
-def test_no_release_loads_transformers_schema(release) -> None:
-    assert adapter_for("ernie4_5_vl_moe").serving_for(release).serves is False

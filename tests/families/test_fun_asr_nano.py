@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import math
 
-import pytest
-
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.reading.configs import resolve_spec
@@ -17,9 +14,3 @@ def test_a_clip_yields_one_row_per_lfr_stride_of_kaldi_frames() -> None:
     config = resolve_spec(tiny_config("fun_asr_nano")).config
     frames = 1 + (16000 - 400) // 160  # one second: 98 whole 25 ms windows every 10 ms
     assert adapter_for("fun_asr_nano").embed_tokens(config, ItemSize("audio", seconds=1)) == math.ceil(frames / 6)
-
-
-@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
-def test_every_vllm_release_loads_the_port_through_the_backend(release) -> None:
-    served = adapter_for("fun_asr_nano").serving_for(release)  # both pins admit the first release that has it
-    assert served.serves and served.path == "backend"

@@ -1,10 +1,7 @@
 """Fuyu at tiny scale: one row per patch at the text width, from last_hidden_state (its pooler_output is None)."""
 
-import pytest
 import torch
 
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
-from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure_widths
 from tests.building import build_on_cpu, built
 from tests.tiny_configs import tiny_config
@@ -22,8 +19,3 @@ def test_the_feature_method_has_no_pooler_output_for_the_backend_to_ship():
     with torch.inference_mode():
         output = model.get_image_features(**adapter.dummy_item(model, "image", "minimal"))
     assert output.pooler_output is None
-
-
-@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
-def test_no_vllm_release_serves_it(release):
-    assert adapter_for("fuyu").serving_for(release).serves is False

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
@@ -45,10 +44,3 @@ def test_token_counts_follow_glm_smart_resize() -> None:
     # 8 frames are 4 temporal groups, 7 frames too.
     assert adapter.embed_tokens(config, ItemSize("video", 448, 448, frames=8)) == 4 * 16 * 16
     assert adapter.embed_tokens(config, ItemSize("video", 448, 448, frames=7)) == 4 * 16 * 16
-
-
-@pytest.mark.parametrize("model_type", MODEL_TYPES)
-def test_vllm_takes_pruning_for_all_four_and_sglang_serves_glm5_next_alone(model_type: str) -> None:
-    adapter = adapter_for(model_type)
-    assert adapter.serving_for(VLLM_0_32).options == adapter.serving_for(VLLM_0_33).options == {"video_pruning_rate"}
-    assert adapter.serving_for(SGLANG_0_5_23).serves is (model_type == "glm5_next")

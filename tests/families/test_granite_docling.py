@@ -1,10 +1,7 @@
 """Granite-Docling at tiny scale: the Transformers backend's ``pooler_output``, its DeepStack levels dropped."""
 
-import pytest
 import torch
 
-from ecwidth.engines import registry, releases
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure_widths
 from ecwidth.reading.configs import resolve_spec
@@ -29,10 +26,3 @@ def test_transformers_returns_the_levels_the_backend_drops():
     with torch.inference_mode():
         output = model.get_image_features(**adapter.dummy_item(model, "image", "minimal"))
     assert len(output.deepstack_features) == len(raw["vision_config"]["deepstack_visual_indexes"])
-
-
-@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
-def test_no_vllm_release_loads_it_through_the_backend(release):
-    adapter = adapter_for("granite_docling")
-    assert registry.for_model_type(releases.release(release), adapter.model_types[0]).path == "backend"
-    assert adapter.serving_for(release).serves is False  # the release's transformers pin predates the model type

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.errors import ConfigError
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
@@ -84,9 +83,3 @@ def test_the_engine_reads_the_raw_file_so_no_class_default_stands_in() -> None:
     del cfg["audio_config"]["decoder_dmodel"]
     with pytest.raises(ConfigError, match=r"audio_config\.decoder_dmodel"):
         resolve_spec(cfg)
-
-
-@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
-def test_both_releases_serve_it_natively_without_options(release) -> None:
-    record = adapter_for("inkling_mm_model").serving_for(release)
-    assert record.path == "native" and not record.options and not record.unserved

@@ -3,7 +3,6 @@
 import pytest
 import torch
 
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.encode import dummy_shapes
 from ecwidth.measuring.measure import measure_widths
@@ -18,12 +17,6 @@ def test_images_ship_latent_query_num_rows_at_the_text_embed_dim(model_type):
     with torch.inference_mode():
         assert measure_widths(model) == {"image": raw["text_config"]["embed_dim"]}
     assert dummy_shapes(model, dummy="profile")["image"][0] == raw["latent_query_num"]
-
-
-@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
-def test_the_backend_serves_kosmos_2_and_ships_nothing_of_kosmos_2_5(release):
-    assert adapter_for("kosmos-2").serving_for(release).path == "backend"
-    assert adapter_for("kosmos-2.5").serving_for(release).serves is False
 
 
 def test_kosmos_2_minimal_item_is_one_patch_and_ships_the_profile_item_rows():

@@ -1,11 +1,7 @@
 """MiniCPM-OCR at tiny scale: MiniCPM-V 4.6's merger at the text width, in its default 4x mode."""
 
-import pytest
 import torch
 
-from ecwidth.engines import registry, releases
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
-from ecwidth.families.adapter import adapter_for
 from ecwidth.families.minicpm_ocr import SCALE_RESOLUTION
 from ecwidth.measuring.encode import dummy_shapes
 from ecwidth.measuring.measure import measure_widths
@@ -27,12 +23,3 @@ def test_the_default_4x_mode_keeps_one_token_per_2x2_patches():
     assert model.config.downsample_mode == "4x"
     unit = (SCALE_RESOLUTION // raw["vision_config"]["patch_size"] // 2) ** 2  # one merge of 2x2, no ViT merger
     assert dummy_shapes(model, dummy="profile", max_tokens=unit)["image"][0] == unit
-
-
-@pytest.mark.parametrize(("release", "path"), [(VLLM_0_32, "backend"), (VLLM_0_33, "native")])
-def test_no_vllm_release_loads_it_under_its_own_transformers_pin(release, path):
-    adapter = adapter_for("minicpm_ocr")
-    assert (
-        registry.for_model_type(releases.release(release), adapter.model_types[0]).path == path
-    )  # 0.33 gains a class of its own, on transformers' config
-    assert adapter.serving_for(release).serves is False  # the release's pin predates the model type

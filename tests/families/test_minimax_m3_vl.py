@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from ecwidth.engines.releases import SGLANG_0_5_23
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.reading.configs import resolve_spec
 from tests.tiny_configs import tiny_config
-
-
-def test_sglang_serves_both_modalities():
-    record = adapter_for("minimax_m3_vl").serving_for(SGLANG_0_5_23)
-    assert record.serves and not record.unserved and not record.keys
 
 
 def test_token_counts():

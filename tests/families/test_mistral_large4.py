@@ -1,10 +1,7 @@
 """Mistral-Large-4's port at tiny scale: the projector's output at the text width, as Mistral 3 ships."""
 
-import pytest
 import torch
 
-from ecwidth.engines import registry, releases
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure_widths
@@ -17,13 +14,6 @@ def test_images_reach_the_lm_at_the_text_hidden_size():
     raw = tiny_config("mistral_large4")
     with torch.inference_mode():
         assert measure_widths(build_on_cpu(raw)) == {"image": raw["text_config"]["hidden_size"]}
-
-
-@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
-def test_no_vllm_release_loads_it_through_the_backend(release):
-    adapter = adapter_for("mistral_large4")
-    assert registry.for_model_type(releases.release(release), adapter.model_types[0]).path == "backend"
-    assert adapter.serving_for(release).serves is False  # the release's transformers pin predates the model type
 
 
 def test_tokens_are_merged_patches_of_the_image():

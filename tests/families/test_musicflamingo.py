@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
 import torch
 
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
-from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure_widths
 from tests.building import build_on_cpu, built, randomize
 from tests.tiny_configs import tiny_config
@@ -16,11 +13,6 @@ def test_audio_reaches_the_lm_at_the_text_hidden_size() -> None:
     config = tiny_config("musicflamingo")
     with torch.inference_mode():
         assert measure_widths(build_on_cpu(config)) == {"audio": config["text_config"]["hidden_size"]}
-
-
-@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
-def test_no_vllm_release_serves_it(release) -> None:
-    assert adapter_for("musicflamingo").serving_for(release).serves is False
 
 
 def test_the_item_holds_one_placeholder_per_shipped_row() -> None:

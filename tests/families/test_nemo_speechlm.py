@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import math
 
-import pytest
 import torch
 
-from ecwidth.engines import registry, releases
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
-from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure_widths
 from tests.building import build_on_cpu, built
@@ -20,13 +16,6 @@ def test_audio_reaches_the_lm_at_the_text_hidden_size() -> None:
     config = tiny_config("nemo_speechlm")
     with torch.inference_mode():
         assert measure_widths(build_on_cpu(config)) == {"audio": config["text_config"]["hidden_size"]}
-
-
-@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
-def test_no_vllm_release_loads_it_through_the_backend(release) -> None:
-    adapter = adapter_for("nemo_speechlm")
-    assert registry.for_model_type(releases.release(release), adapter.model_types[0]).path == "backend"
-    assert adapter.serving_for(release).serves is False  # the release's transformers pin predates the model type
 
 
 def test_a_clip_ships_one_row_per_stack_begun() -> None:

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
 import torch
 
-from ecwidth.engines import registry, releases
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure_widths
@@ -21,13 +18,6 @@ def test_audio_reaches_the_lm_at_the_text_hidden_size_not_the_conv_encoders() ->
         widths = measure_widths(build_on_cpu(config))
     assert widths == {"audio": config["text_config"]["hidden_size"]}
     assert widths["audio"] != config["audio_config"]["conv_dim"][-1]
-
-
-@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
-def test_no_vllm_release_loads_it_through_the_backend(release) -> None:
-    adapter = adapter_for("omniasr")
-    assert registry.for_model_type(releases.release(release), adapter.model_types[0]).path == "backend"
-    assert adapter.serving_for(release).serves is False  # the release's transformers pin predates the model type
 
 
 def test_the_token_rule_counts_the_frames_the_tower_emits() -> None:

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 import torch
 
-from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.errors import NotServedError
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
@@ -84,15 +83,3 @@ def test_token_counts_follow_the_processor_settings() -> None:
     assert adapter.profile_tokens(config, "image") == 16384
     assert adapter.profile_tokens(config, "video") == 768
     assert adapter.profile_tokens(config, "audio") == 750
-
-
-def test_vllm_serves_the_whole_config_and_sglang_has_no_class_for_it() -> None:
-    adapter = adapter_for("qwen2_5_omni")
-    assert adapter.serving_for(VLLM_0_32).serves and adapter.serving_for(VLLM_0_33).serves
-    assert adapter.serving_for(SGLANG_0_5_23).serves is False
-
-
-@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
-def test_a_bare_thinker_config_reaches_the_backend_which_its_transformers_pin_cannot_build(release: str) -> None:
-    record = adapter_for("qwen2_5_omni_thinker").serving_for(release)
-    assert not record.serves and "Transformers backend" in record.why_not and "5.21.0" in record.why_not

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 import torch
 
-from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
@@ -26,12 +25,6 @@ def with_window(max_source_positions: int) -> dict[str, Any]:
     config = tiny_config("qwen2_audio")
     config["audio_config"]["max_source_positions"] = max_source_positions
     return config
-
-
-def test_both_engines_serve_it_and_neither_takes_an_option() -> None:
-    for release in (VLLM_0_33, SGLANG_0_5_23):
-        record = adapter_for("qwen2_audio").serving_for(release)
-        assert record.serves and record.options == frozenset() and not record.keys
 
 
 def test_the_published_config_leaves_the_width_to_the_text_class_default() -> None:

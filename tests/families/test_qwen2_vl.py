@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 import torch
 
-from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
@@ -33,15 +32,6 @@ def test_width_follows_the_merger_even_where_it_differs_from_the_lm(model_type: 
     assert result.widths == result.predicted == {"image": 48, "video": 48}
     assert result.deepstack_levels == {"image": 0, "video": 0}
     assert result.lm_hidden_size == lm_hidden != 48
-
-
-@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
-def test_only_qwen2_5_vl_takes_video_pruning_and_only_under_vllm(release: str) -> None:
-    assert adapter_for("qwen2_vl").serving_for(release).options == frozenset()
-    assert adapter_for("qwen2_5_vl").serving_for(release).options == {"video_pruning_rate"}
-    for model_type in MODEL_TYPES:
-        sglang = adapter_for(model_type).serving_for(SGLANG_0_5_23)
-        assert sglang.serves and sglang.options == frozenset()
 
 
 @pytest.mark.parametrize("model_type", MODEL_TYPES)

@@ -4,18 +4,11 @@ from __future__ import annotations
 
 import torch
 
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.reading.configs import resolve_spec
 from tests.building import built
 from tests.tiny_configs import tiny_config
-
-
-def test_vllm_serves_transformers_schema_through_its_own_config_class() -> None:
-    for release in (VLLM_0_32, VLLM_0_33):
-        record = adapter_for("qwen3_asr").serving_for(release)
-        assert record.path == "native" and "vllm/transformers_utils/configs/qwen3_asr.py" in record.files
 
 
 def test_token_counts_go_by_100_frame_chunks() -> None:

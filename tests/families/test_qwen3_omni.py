@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 import torch
 
-from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.errors import NotServedError
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
@@ -92,12 +91,3 @@ def test_token_counts_follow_the_processor_settings() -> None:
     assert adapter.profile_tokens(config, "image") == 12544
     assert adapter.profile_tokens(config, "video") == 768
     assert adapter.profile_tokens(config, "audio") == 390
-
-
-@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33, SGLANG_0_5_23])
-def test_only_the_whole_config_is_served_and_a_bare_thinker_config_says_why_not(release: str) -> None:
-    whole, thinker = adapter_for("qwen3_omni_moe"), adapter_for("qwen3_omni_moe_thinker")
-    assert whole.serving_for(release).serves and not whole.serving_for(release).options
-    why = thinker.serving_for(release, "qwen3_omni_moe_thinker").why_not
-    assert not thinker.serving_for(release, "qwen3_omni_moe_thinker").serves
-    assert ("whitelist" in why) if release == SGLANG_0_5_23 else ("Transformers backend" in why and "5.21.0" in why)

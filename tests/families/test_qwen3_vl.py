@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 import torch
 
-from ecwidth.engines.releases import SGLANG_0_5_23, VLLM_0_32, VLLM_0_33
 from ecwidth.families.adapter import adapter_for
 from ecwidth.families.items import ItemSize
 from ecwidth.measuring.measure import measure
@@ -88,18 +87,3 @@ def test_token_counts_follow_the_published_processor_settings() -> None:
     # Profiles: 16777216 / 32² tokens; two frames with 25165824 / 2 / 32² tokens.
     assert adapter.profile_tokens(config, "image") == 16384
     assert adapter.profile_tokens(config, "video") == 12288
-
-
-@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
-def test_qwen3_5_alone_cannot_ship_pruned_videos_under_vllm(release: str) -> None:
-    for model_type in MODEL_TYPES:
-        record = adapter_for(model_type).serving_for(release)
-        assert record.options == {"video_pruning_rate"}
-        expected = {"video_pruning_rate": {"video"}} if model_type.startswith("qwen3_5") else {}
-        assert {option: set(whys) for option, whys in record.unserved_with.items()} == expected
-
-
-def test_sglang_serves_the_four_types_without_pruning() -> None:
-    for model_type in MODEL_TYPES:
-        record = adapter_for(model_type).serving_for(SGLANG_0_5_23)
-        assert record.serves and record.options == frozenset() and not record.unserved

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
-from ecwidth.engines.releases import VLLM_0_32, VLLM_0_33
-from ecwidth.families.adapter import adapter_for
 from ecwidth.measuring.measure import measure
 from tests.tiny_configs import deepstack_width, tiny_config
 
@@ -30,9 +26,3 @@ def test_pruned_videos_get_qwen3_vl_s_five_channels() -> None:
     result = measure(cfg, device="cpu", dtype="float32", video_pruning_rate=0.5)
     width = deepstack_width(cfg) + 5  # qwen3_vl.py: 4 mrope positions and a flag channel
     assert result.widths == result.predicted == {"image": width, "video": width}
-
-
-@pytest.mark.parametrize("release", [VLLM_0_32, VLLM_0_33])
-def test_unlike_qwen3_5_its_pruned_videos_are_served(release: str) -> None:
-    record = adapter_for("qwen4_exp").serving_for(release)
-    assert record.options == {"video_pruning_rate"} and not record.unserved_with
