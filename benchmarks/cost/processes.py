@@ -212,7 +212,9 @@ PHASES = (
 )
 MEASURING = (
     ("worker_start", "fork, to the worker's first line"),
-    ("worker_imports", "imports in the worker (modules the parent had not loaded)"),
+    ("worker_configs", "reading its models' configs (their imports included)"),
+    ("worker_warm_up", "importing its models' modelling modules"),
+    ("worker_imports", "other imports in the worker (inside builds and encodes)"),
     ("builds", "tower builds, less their imports"),
     ("encodes", "encodes, less their imports"),
     ("per_model_other", "the rest of each model: checks, predict, engine sizes, rows sent back"),
@@ -246,7 +248,8 @@ def survey_split(path: Path, launched: float, reaped: float) -> dict[str, Any] |
         "measuring": measuring,
         "table": marks.get("table_s", 0.0),
         "exit": reaped - marks.get("survey_ended", parent["done"]) - marks.get("table_s", 0.0),
-        "configs_read": marks.get("configs_calls", 0),
+        "configs_read": marks.get("configs_calls", 0)
+        + sum(w.get("phases_s", {}).get("configs_calls", 0) for w in workers),
         "jobs": parent["jobs"],
         "workers": len(workers),
         "models_measured": len(parent["costs"]),
@@ -264,14 +267,21 @@ def survey_split(path: Path, launched: float, reaped: float) -> dict[str, Any] |
         phases = [w.get("phases_s", {}) for w in workers]
         busy = [sum(seconds for _, seconds in w["items"]) for w in workers]
         split["worker_start"] = mean(w["started"] - marks["measuring_started"] for w in workers)
-        split["worker_imports"] = mean(sum(w["imports_s"].values()) for w in workers)
+        split["worker_configs"] = mean(p.get("configs_s", 0.0) for p in phases)
+        split["worker_warm_up"] = mean(p.get("warm_up_s", 0.0) for p in phases)
+        split["worker_imports"] = mean(
+            sum(seconds for phase, seconds in w["imports_s"].items() if phase not in ("configs", "warm_up"))
+            for w in workers
+        )
         split["builds"] = mean(
             p.get("build_s", 0.0) - w["imports_s"].get("build", 0.0) for p, w in zip(phases, workers)
         )
         split["encodes"] = mean(p.get("encode_s", 0.0) - w["imports_s"].get("encode", 0.0)
                                 for p, w in zip(phases, workers))  # fmt: skip
         split["per_model_other"] = mean(
-            b - p.get("build_s", 0.0) - p.get("encode_s", 0.0) - w["imports_s"].get("worker", 0.0)
+            b
+            - sum(p.get(f"{phase}_s", 0.0) for phase in ("configs", "warm_up", "build", "encode"))
+            - w["imports_s"].get("worker", 0.0)
             for b, p, w in zip(busy, phases, workers)
         )
         split["worker_idle"] = measuring - split["worker_start"] - mean(busy)

@@ -88,7 +88,7 @@ def timed_phase(phase: str, function: Callable[..., Any], marks: dict[str, float
         if CLOCK.phase == phase:  # a call inside another: counted in the outer one
             return function(*args, **keywords)
         before, CLOCK.phase = CLOCK.phase, phase
-        noted = MARKS if marks is None else marks
+        noted = (WORKER if IN_WORKER else MARKS) if marks is None else marks
         started = time.monotonic()
         noted.setdefault(f"{phase}_started", started)
         noted[f"{phase}_calls"] = noted.get(f"{phase}_calls", 0) + 1
@@ -121,14 +121,16 @@ def _measuring(original: Callable[..., Any], *args: Any) -> Iterator[Any]:
         CLOCK.phase = before
 
 
-WORKER: dict[str, float] = {}  # a worker's own "build_s" / "encode_s" (reset in each worker)
+WORKER: dict[str, float] = {}  # a worker's own phases: "configs_s", "warm_up_s", "build_s", "encode_s"
+IN_WORKER = False  # set in each forked worker: its phases go to WORKER, not the parent's MARKS
 
 
 def _worker(original: Callable[..., Any]) -> Callable[..., Any]:
     """``workers._serve``, noting the worker's lifetime, imports and each item's time in ``SPLIT.<pid>``."""
 
     def serve(function: Callable[[Any], Any], connection: Any, parent: int) -> None:
-        started = time.monotonic()
+        global IN_WORKER
+        started, IN_WORKER = time.monotonic(), True
         CLOCK.seconds, CLOCK.phase, CLOCK.gc_s, items = {}, "worker", 0.0, []
         WORKER.clear()
 

@@ -8,6 +8,7 @@ CPU, ``jobs`` forked workers measure that many models at once
 
 from __future__ import annotations
 
+import gc
 import pickle
 import time
 import warnings
@@ -221,12 +222,29 @@ def resolve_jobs(jobs: int | str, device: torch.device, dummy: str, models: int)
 
 
 @dataclass
-class _Measured:
-    """One model's measurement in a survey, as a worker sends it back."""
+class _Surveyed:
+    """What a survey learned of one model, as a worker sends it back: its rows, or why it has none."""
 
-    result: MeasureResult
-    cost: dict[str, Any]
-    measured_at: str
+    rows: list[WidthRow] = field(default_factory=list)
+    #: the measurement's ``COST_COLUMNS`` dict; None where nothing was built (the engine's rule, no row).
+    cost: dict[str, Any] | None = None
+    #: ``{modality: why}`` the engine cannot serve with the options set.
+    unserved: dict[str, str] = field(default_factory=dict)
+    #: why the release does not serve the model type; None where it does.
+    not_served: str | None = None
+    #: a catalog model left out: its engine class does not take an option that is set.
+    skipped: bool = False
+    #: seconds importing the model's modelling code before it was measured (not in its cost).
+    warmup_s: float = 0.0
+
+    @property
+    def step(self) -> str:
+        """The progress note for the model."""
+        if self.not_served is not None:
+            return "not served"
+        if self.skipped:
+            return "left out"
+        return f"{self.cost['total_s']:.1f} s" if self.cost else "the engine's rule"
 
 
 @contextmanager
@@ -342,42 +360,40 @@ def survey(
     torch_device = resolve_device(device)  # once, here, for every model and worker
     torch_dtype = resolve_dtype(dtype, torch_device)
     named = name_models(catalog_names() if models is None else models)
-    jobs = resolve_jobs(jobs, torch_device, dummy, len(named))
-    failures: dict[str, str] = {}
     specs: dict[str, ModelSpec] = {}
-    for name, model in named.items():  # each config is read once, here, within the model's timeout
-        try:
-            with deadline(timeout, name, "reading the config"):
-                specs[name] = resolve_spec(model, name=name)
-        except EcwidthError as error:
-            failures[name] = str(error)
-    not_served = {name: why for name, spec in specs.items() if (why := not_served_why(spec, release)) is not None}
-    named = {name: model for name, model in named.items() if name not in not_served}
-    skipped = []
-    if options.set_options() and models is None:
-        skipped = [
-            name for name in named
-            if name in specs and not takes_options(specs[name], options, release)
-        ]  # fmt: skip
-        named = {name: model for name, model in named.items() if name not in skipped}
-    elif options.set_options():
-        for name in named:
-            if name in specs:
-                check_options(specs[name], options, release)
-    ruled = [name for name in named if name in specs and by_rule(specs[name])]
-    measured = [name for name in named if name in specs and name not in ruled]
-    parallel = jobs > 1 and len(measured) > 1
-    jobs = min(jobs, len(measured)) if parallel else 1  # the workers started: never more than the models
-    warmup_s = warm_up((specs[name] for name in measured), torch_device, start_device=not parallel)
+    if options.set_options() and models is not None:  # a named model the option does not fit stops all, first
+        for name, model in named.items():
+            try:
+                specs[name] = _read(name, model, timeout)
+            except EcwidthError:
+                continue  # read again and recorded where the model is surveyed
+            check_options(specs[name], options, release)
+    jobs = resolve_jobs(jobs, torch_device, dummy, len(named))
+    parallel = jobs > 1 and len(named) > 1
+    jobs = min(jobs, len(named)) if parallel else 1  # the workers started: never more than the models
+    warmup_s = warm_up((), torch_device, start_device=not parallel)
     threads = max(1, usable_cores() // jobs)
 
-    def measure_one(name: str) -> _Measured:
+    def survey_one(name: str) -> _Surveyed:
+        with _collector_paused():
+            return _survey_one(name)
+
+    def _survey_one(name: str) -> _Surveyed:
+        """Read the model's config, then its rows: measured, or the engine's rule; or why it has none."""
         if parallel:
             torch.set_num_threads(threads)  # the workers share the cores
+        spec = specs.get(name) or _read(name, named[name], timeout)
+        if (why := not_served_why(spec, release)) is not None:
+            return _Surveyed(not_served=why)
+        if options.set_options() and models is None and not takes_options(spec, options, release):
+            return _Surveyed(skipped=True)
+        if by_rule(spec):
+            return _Surveyed(rows_from_rule(name, spec, options, release, measured_at=_now()))
+        imports_s = warm_up([spec], torch_device, start_device=False)  # its modelling code, not in its cost
         started = time.perf_counter()
         with peak_memory(torch_device) as peak:
             result = measure_resolved(
-                specs[name], device=torch_device, dtype=torch_dtype, dummy=dummy, options=options, release=release,
+                spec, device=torch_device, dtype=torch_dtype, dummy=dummy, options=options, release=release,
                 timeout=timeout, shape_faithful=shape_faithful, max_memory=max_memory,
                 progress=progress and not parallel,
             )  # fmt: skip
@@ -391,18 +407,14 @@ def survey(
             "peak_cuda_bytes": peak.cuda_bytes,
             "start_cuda_bytes": peak.start_cuda_bytes,
         }
-        return _Measured(result, cost, datetime.now(UTC).isoformat(timespec="seconds"))
+        return _Surveyed(rows_from_result(result, measured_at=_now()), cost, dict(result.unserved), warmup_s=imports_s)
 
-    done: dict[str, _Measured] = {}
+    done: dict[str, _Surveyed] = {}
+    failures: dict[str, str] = {}
     with (
-        _outcomes(measure_one, measured, jobs) as outcomes,  # the workers are forked here,
+        _outcomes(survey_one, list(named), jobs) as outcomes,  # the workers are forked here,
         Steps(len(named), "ecwidth survey", enabled=progress) as steps,  # before a bar starts its thread
     ):
-        for name in named:
-            if name not in specs:
-                steps.done(name, "failed")
-            elif name in ruled:
-                steps.done(name, "the engine's rule")
         for name, outcome, error in outcomes:
             if error is not None:
                 if not isinstance(error, EcwidthError):
@@ -411,16 +423,40 @@ def survey(
                 steps.done(name, "failed")
                 continue
             done[name] = outcome
-            steps.done(name, f"{outcome.cost['total_s']:.1f} s")
-    rows: list[WidthRow] = []
-    unserved: dict[str, str] = {}
-    now = datetime.now(UTC).isoformat(timespec="seconds")
-    for name in named:  # the models' order, whichever worker ended first
-        if name in ruled:
-            rows.extend(rows_from_rule(name, specs[name], options, release, measured_at=now))
-        elif name in done:
-            rows.extend(rows_from_result(done[name].result, measured_at=done[name].measured_at))
-            unserved.update({f"{name} {modality}": why for modality, why in done[name].result.unserved.items()})
-    costs = [done[name].cost for name in measured if name in done]
-    failures = {name: failures[name] for name in named if name in failures}
-    return Survey(WidthTable(rows), costs, failures, skipped, not_served, unserved, warmup_s=warmup_s, jobs=jobs)
+            steps.done(name, outcome.step)
+    surveyed = [done[name] for name in named if name in done]  # the models' order, whichever worker ended first
+    return Survey(
+        WidthTable([row for outcome in surveyed for row in outcome.rows]),
+        cost_records=[outcome.cost for outcome in surveyed if outcome.cost is not None],
+        failures={name: failures[name] for name in named if name in failures},
+        skipped=[name for name in named if name in done and done[name].skipped],
+        not_served={name: done[name].not_served for name in named if name in done and done[name].not_served},
+        unserved={f"{name} {modality}": why for name in named if name in done
+                  for modality, why in done[name].unserved.items()},
+        warmup_s=warmup_s + sum(outcome.warmup_s for outcome in surveyed),
+        jobs=jobs,
+    )  # fmt: skip
+
+
+def _read(name: str, model: Any, timeout: float | None) -> ModelSpec:
+    """The model's config, read within its timeout."""
+    with deadline(timeout, name, "reading the config"):
+        return resolve_spec(model, name=name)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No garbage collection in the block: reading a config, importing modelling code and building a model make
+    long-lived objects, and each collection would walk all of them again; what the model leaves is collected
+    once, after it."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

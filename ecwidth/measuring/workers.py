@@ -2,8 +2,8 @@
 
 A survey's models are independent, and on a CPU each one's build and encode
 is Python on one core, so N cores measure N models at once. The workers are
-forked: they start with what the parent already imported and read (torch,
-transformers, the resolved configs), nothing pickled. Items are handed out one
+forked: they start with what the parent already imported (torch,
+transformers), nothing pickled. Items are handed out one
 at a time, so a slow model holds up one worker only. A worker that dies (a
 crash, the kernel's OOM killer) loses the item it was on, which comes back as
 ``WorkerDied``, never dropped; the others go on. An interrupt, SIGTERM,
