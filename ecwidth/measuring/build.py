@@ -134,7 +134,8 @@ def without_language_layers(config: Any) -> Any:
     get_text_config = getattr(config, "get_text_config", None)
     if get_text_config is None or get_text_config() is config:
         return config
-    trimmed = copy.deepcopy(config)
+    quantization = getattr(config, "quantization_config", None)  # nothing writes it: shared, not copied
+    trimmed = copy.deepcopy(config, {id(quantization): quantization})
     trimmed.get_text_config().num_hidden_layers = 0
     return trimmed
 

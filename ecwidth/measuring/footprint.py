@@ -127,6 +127,9 @@ MAX_INNER_RATIO = 4
 #: Sub-configs that hold an encoder; those of a language model, a talker or a vocoder are not counted.
 _ENCODER_KEY = re.compile(r"vision|visual|audio|speech|image|video|encoder|qformer|perceiver|tower|vit|sound", re.I)
 _NOT_ENCODER_KEY = re.compile(r"text|language|llm|talker|decoder|wav", re.I)
+#: Sub-configs that describe no stack: a quantization config names the checkpoint's layers one by one
+#: (MiniMax-M3's names some 22,000), and walking it took longer than the rest of the check.
+_NOT_ARCHITECTURE = frozenset({"quantization_config"})
 
 
 def _positive_ints(value: Any) -> list[int]:
@@ -144,15 +147,22 @@ def _sub_configs(fields: Mapping[str, Any], path: str = "") -> Iterator[tuple[st
     """``(dotted path, fields)`` of a config and every config nested in it (``""``: the config itself)."""
     yield path, fields
     for key, value in fields.items():
-        if isinstance(value, Mapping):
-            yield from _sub_configs(value, f"{path}.{key}" if path else str(key))
+        sub = _fields(value)
+        if sub is not None and key not in _NOT_ARCHITECTURE:
+            yield from _sub_configs(sub, f"{path}.{key}" if path else str(key))
 
 
-def _fields(config: Any) -> Mapping[str, Any]:
+def _fields(config: Any) -> Mapping[str, Any] | None:
+    """A config's fields, read in place where it keeps them (``to_dict`` copies them all); None for a value that
+    is no config."""
     if isinstance(config, Mapping):
         return config
-    to_dict = getattr(config, "to_dict", None)
-    return to_dict() if callable(to_dict) else dict(vars(config))
+    if not callable(getattr(config, "to_dict", None)):
+        return None
+    try:
+        return vars(config)
+    except TypeError:  # slots: ecwidth's own read-only EngineConfig
+        return config.to_dict()
 
 
 def encoder_parameters_from_config(config: Any) -> dict[str, tuple[int, int, int]]:
