@@ -10,7 +10,9 @@ videos go the same way. So the defaults fit. Published configs keep the
 remote-code schema (``img_token_compression_config`` for the merge size, a
 ``clip_vision_model`` label); ``translate`` maps it onto transformers' names.
 
-Images: the image processor's default budget with Qwen-style ``smart_resize``;
+Images: the image processor's default budget with vLLM's own Qwen-style
+``smart_resize`` (``transformers_utils/processors/minimax_m3.py``, which keeps
+each side at least one unit: ``image:1x100`` is 4 tokens, not transformers' 20);
 the profile image is vLLM's largest square in it. Videos: the per-frame
 budget (768 tokens a frame); the profile item is one frame group at the most
 tokens in it (vLLM then fits frames to the model length, which the config
@@ -47,7 +49,10 @@ class MiniMaxM3VLAdapter(FamilyAdapter):
     model_types = ("minimax_m3_vl",)
     encoder_attributes = ("vision_tower", "multi_modal_projector")
     required_fields = ("text_config.hidden_size", "vision_config.hidden_size", "vision_config.spatial_merge_size")
-    items = {"image": SquareProfilePatches(IMAGE_PIXELS), "video": PatchGrid(VIDEO_PIXELS)}
+    items = {
+        "image": SquareProfilePatches(IMAGE_PIXELS, keeps_one_unit=True),
+        "video": PatchGrid(VIDEO_PIXELS, keeps_one_unit=True),
+    }
     look_alikes = ("projector_hidden_size", "merged_hidden_size", "vision_config.hidden_size")
 
     def translate(self, raw: dict[str, Any]) -> dict[str, Any]:

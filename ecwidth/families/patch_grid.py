@@ -40,12 +40,16 @@ def check_aspect_ratio(height: int, width: int, shown: str) -> None:
         )
 
 
-def smart_resize(height: int, width: int, unit: int, min_pixels: int, max_pixels: int) -> tuple[int, int]:
+def smart_resize(
+    height: int, width: int, unit: int, min_pixels: int, max_pixels: int, *, keeps_one_unit: bool = False
+) -> tuple[int, int]:
     """Round an image to multiples of ``unit`` pixels within the pixel budget, as Qwen processors do.
 
     By default the rule of transformers' Qwen2-VL ``smart_resize``, which vLLM
     calls for every Qwen2-VL-style processor: a side under half a unit rounds
-    to 0, so the image scales up to ``min_pixels``.
+    to 0, so the image scales up to ``min_pixels``. ``keeps_one_unit`` is the
+    rule of the copies that round each side to at least one unit first
+    (vLLM's MiniMax-M3 processor, ``transformers_utils/processors/minimax_m3.py``).
 
     Raises:
         EcwidthError: A side is past ``MAX_ITEM_SIDE`` (or not above 0), or the sides are further apart than
@@ -54,8 +58,9 @@ def smart_resize(height: int, width: int, unit: int, min_pixels: int, max_pixels
     check_item_number("height in pixels", height, MAX_ITEM_SIDE)
     check_item_number("width in pixels", width, MAX_ITEM_SIDE)
     check_aspect_ratio(height, width, f"{height}×{width}")
-    h = round(height / unit) * unit
-    w = round(width / unit) * unit
+    least = unit if keeps_one_unit else 0
+    h = max(least, round(height / unit) * unit)
+    w = max(least, round(width / unit) * unit)
     if h * w > max_pixels:
         beta = math.sqrt(height * width / max_pixels)
         h = max(unit, math.floor(height / beta / unit) * unit)
@@ -136,12 +141,14 @@ class PatchGrid(ItemKind):
     """Flattened patches plus ``<modality>_grid_thw``: the Qwen-VL tower's input, and its many descendants.
 
     ``pixels`` is the (min, max) pixel budget of one image, or of one video
-    frame. The minimal item is one merged token; the profile item is the
+    frame; ``keeps_one_unit`` picks the ``smart_resize`` copy that keeps each
+    side at least one unit. The minimal item is one merged token; the profile item is the
     grid with the most tokens in the budget, one frame group for a video.
     Families with another profile rule override ``profile_grid``.
     """
 
     pixels: tuple[int, int]
+    keeps_one_unit: bool = False
     counts_tokens: ClassVar[bool] = True
 
     def vision(self, config: Any) -> Any:
@@ -177,7 +184,7 @@ class PatchGrid(ItemKind):
     def tokens(self, config: Any, item: ItemSize) -> int:
         vision = self.vision(config)
         unit = vision.patch_size * vision.spatial_merge_size
-        h, w = smart_resize(item.height, item.width, unit, *self.pixels)
+        h, w = smart_resize(item.height, item.width, unit, *self.pixels, keeps_one_unit=self.keeps_one_unit)
         groups = 1 if item.modality == "image" else math.ceil(item.frames / getattr(vision, "temporal_patch_size", 1))
         return groups * (h // unit) * (w // unit)
 

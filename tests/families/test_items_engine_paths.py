@@ -118,3 +118,21 @@ def test_size_refuses_a_ratio_the_engine_refuses_in_one_line_with_status_2(capsy
     err = capsys.readouterr().err
     assert err.startswith("ecwidth: error: ") and err.count("\n") == 1
     assert "1×201 pixels" in err and "over 200" in err and "at most 200:1" in err
+
+
+def test_minimax_m3_keeps_a_thin_side_one_unit_as_vllms_own_processor_does():
+    """vLLM's MiniMax-M3 processor (``transformers_utils/processors/minimax_m3.py``) rounds each side to at least
+    one unit before the budget: a side under half a unit stays one unit, where transformers' rule scales it up."""
+    raw, config = tiny("minimax_m3_vl")
+    vision = raw["vision_config"]
+    unit = vision["patch_size"] * vision["spatial_merge_size"]
+    low, high = adapter_for("minimax_m3_vl").item_kind(config, "image").pixels
+    units_long = math.ceil(low / unit**2) + 1  # one unit by this many is within the budget as it stands
+    assert units_long * unit**2 <= high
+    thin = ItemSize("image", 1, units_long * unit)
+    assert ecwidth_tokens("minimax_m3_vl", config, thin) == units_long
+    qwen_rule = engine_tokens(lambda: transformers_rule("image")(1, units_long * unit, unit, low, high), unit)
+    assert qwen_rule > units_long  # the two rules differ here, so the count above tells them apart
+    square = ItemSize("image", 3 * unit, 5 * unit)  # no side under one unit: the two rules agree
+    expected = engine_tokens(lambda: transformers_rule("image")(3 * unit, 5 * unit, unit, low, high), unit)
+    assert ecwidth_tokens("minimax_m3_vl", config, square) == expected
