@@ -23,6 +23,20 @@ def pixtral_params(**changes) -> dict:
     return params
 
 
+def voxtral_params(**encoder_changes) -> dict:
+    """A small Voxtral ``params.json`` (Mistral's names), every width apart: ``dim`` 40, encoder 16 (× 4 merged)."""
+    encoder = {"audio_encoding_args": {"sampling_rate": 16000, "num_mel_bins": 8, "hop_length": 160,
+                                       "window_size": 400},
+               "dim": 16, "n_layers": 1, "head_dim": 8, "hidden_dim": 64, "n_heads": 2, "vocab_size": 64,
+               "max_source_positions": 1500}  # fmt: skip
+    encoder.update(encoder_changes)
+    return {
+        "dim": 40, "n_layers": 1, "head_dim": 20, "hidden_dim": 96, "n_heads": 2, "n_kv_heads": 1,
+        "rope_theta": 1e8, "norm_eps": 1e-5, "vocab_size": 128,
+        "multimodal": {"whisper_model_args": {"encoder_args": encoder, "downsample_args": {"downsample_factor": 4}}},
+    }  # fmt: skip
+
+
 def checkpoint(tmp_path, params) -> str:
     (tmp_path / "params.json").write_text(json.dumps(params))
     return str(tmp_path)
@@ -57,7 +71,16 @@ def test_config_json_is_read_before_params_json(tmp_path):
         ({"dim": "4096"}, "'dim' .* must be a positive whole number"),
         ({"vision_encoder": None}, "no vision encoder .* text-only"),
         ({"vision_encoder": {"hidden_size": 24}}, "lack 'patch_size', 'image_size', 'num_hidden_layers'"),
-        ({"multimodal": {"whisper_model_args": {"encoder_args": {}}}}, "audio checkpoint .* not read yet"),
+        ({"vision_encoder": None, "multimodal": {"whisper_model_args": {"encoder_args": {}}}}, "no Whisper encoder"),
+        ({"vision_encoder": None, "multimodal": {"whisper_model_args": [1]}}, "whisper_model_args' must be an obj"),
+        (
+            {"vision_encoder": None, "multimodal": {"whisper_model_args": {"encoder_args": {"dim": 16}}}},
+            "must hold the objects 'encoder_args' and 'downsample_args'",
+        ),
+        ({"multimodal": voxtral_params()["multimodal"]}, "both a vision encoder and a Whisper encoder"),
+        ({"vision_encoder": None, **voxtral_params(n_heads=None)}, "'encoder_args.n_heads' must be positive"),
+        ({"vision_encoder": None, **voxtral_params(causal=True)}, "Voxtral Realtime .* not read yet"),
+        ({"vision_encoder": None, **voxtral_params(hidden_dim=48)}, r"hidden_dim \(48\) is not dim × downsample"),
     ],
 )
 def test_absurd_or_missing_fields_are_one_error_line_that_says_what_to_do(tmp_path, capsys, changes, says):
@@ -67,3 +90,16 @@ def test_absurd_or_missing_fields_are_one_error_line_that_says_what_to_do(tmp_pa
     assert main(["predict", "--config", path]) == 2
     err = capsys.readouterr().err
     assert err.startswith("ecwidth: error:") and err.count("\n") == 1
+
+
+def test_a_voxtral_params_json_is_read_as_vllms_voxtral_config_and_measured(tmp_path):
+    """vLLM merges ``downsample_factor`` encoder rows and ships its adapter's output: the text ``dim``."""
+    from ecwidth.measuring.measure import measure
+
+    params = voxtral_params()
+    spec = resolve_spec(checkpoint(tmp_path, params))
+    encoder = params["multimodal"]["whisper_model_args"]["encoder_args"]
+    assert spec.model_type == "voxtral"
+    assert spec.config.audio_config.hidden_size == encoder["dim"] != params["dim"]
+    assert predict_widths(spec) == {"audio": params["dim"]}
+    assert measure(spec, device="cpu", progress=False).widths == {"audio": params["dim"]}
