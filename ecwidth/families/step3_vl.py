@@ -6,11 +6,9 @@ first 4 rows, then ``vit_downsampler`` (``vision_config.hidden_size`` →
 ``output_hidden_size × 2``) and ``vit_large_projector`` to ``config.hidden_size``,
 which ``Step3VLConfig`` (``transformers_utils/configs/step3_vl.py``) sets to
 ``text_config.hidden_size`` whatever the file says; ``_process_image_input``
-ships each image's local crops' rows, then its global view's. Step3-VL-10B's
-``StepVLForConditionalGeneration`` (``step_vl.py``, a subclass) swaps in a
-Perception Encoder (``vision_config.width``, two stride-2 convs to ``width × 4``)
-and projects with ``vit_large_projector`` (``gather_output``) to
-``text_config.hidden_size`` too. Images only.
+ships each image's local crops' rows, then its global view's. Images only.
+Step3-VL-10B (``StepVLForConditionalGeneration``, a subclass) has a config of
+its own type and a family of its own (``ecwidth.families.step_vl``).
 
 The config class is vLLM's own; transformers knows no ``step3_vl`` type, so
 the spec is the raw config read as data (``engine_only``) and the width is
