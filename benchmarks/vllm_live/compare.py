@@ -196,6 +196,17 @@ ENGINE_ONLY_ARCHITECTURES = {
     "ovis2_6": "Ovis2_6ForCausalLM",
     "chatglm": "GLM4VForCausalLM",
     "fun_asr_qwen3": "FunASRForConditionalGeneration",
+    "phi4-siglip": "Phi4ForCausalLMV",
+    "step_robotics": "StepVLForConditionalGeneration",
+    "moondream3": "HfMoondream",
+    "kimi_k3": "KimiK3ForConditionalGeneration",
+    "intern_s2_preview": "InternS2PreviewForConditionalGeneration",
+    "interns1_pro": "InternS1ProForConditionalGeneration",
+    "deepseek_v4_vision": "DeepseekV4ForConditionalGeneration",
+    "deepseek_v41": "DeepseekV41ForCausalLM",
+    "mimo_v2": "MiMoV2OmniForCausalLM",
+    "fire_red_asr2_qwen2": "FireRedASR2ForConditionalGeneration",
+    "kimi_audio_qwen2": "MoonshotKimiaForCausalLM",
 }
 
 #: Remote-code model types (their config's ``auto_map`` names hub code, which this script never runs, and vLLM
@@ -228,12 +239,20 @@ REMOTE_CONFIG_SECTIONS: dict[str, dict[str, str]] = {
     "rvl": {"text_config": "auto", "vision_config": "auto"},
     "KeyeVL1_5": {"vision_config": "auto"},
     "ovis2_6": {"llm_config": "auto", "vit_config": "plain"},
+    "phi4-siglip": {},  # vLLM's class reads vision_config as the dict the hub's class keeps
+    "step_robotics": {"text_config": "auto", "vision_config": "plain"},
+    "moondream3": {},
+    "kimi_k3": {"text_config": "auto", "vision_config": "plain"},
+    "intern_s2_preview": {"text_config": "Qwen3_5MoeTextConfig", "vision_config": "Qwen3_5MoeVisionConfig"},
+    "interns1_pro": {"text_config": "auto", "vision_config": "plain"},
+    "mimo_v2": {"vision_config": "plain", "audio_config": "plain"},
+    "kimi_audio_qwen2": {},
 }
 
 #: The transformers config class a flat remote-code config subclasses (its LM's fields at the top level, and
 #: that class's defaults for the ones a published config leaves out); the others subclass ``PretrainedConfig``.
 REMOTE_CONFIG_BASES = {"minicpmv": "qwen2", "minicpmo": "qwen2", "phi3_v": "phi3", "phi4mm": "phi3",
-                       "dots_ocr": "qwen2", "Keye": "qwen3", "KeyeVL1_5": "qwen3", "openpangu_vl": "qwen2",
+                       "dots_ocr": "qwen2", "phi4-siglip": "phi3", "Keye": "qwen3", "KeyeVL1_5": "qwen3", "openpangu_vl": "qwen2",
                        "bee": "llava_onevision", "rvl": "llava_onevision"}  # fmt: skip
 
 #: Defaults the hub's config classes fill in for fields their published configs leave out, by the config's or
@@ -255,13 +274,33 @@ REMOTE_DEFAULTS: dict[str, dict[str, Any]] = {
     "minicpmv": {"drop_vision_last_layer": True, "batch_vision_input": True, "vision_batch_size": 16},
     "minicpmo": {"drop_vision_last_layer": True, "batch_vision_input": True, "vision_batch_size": 16,
                  "audio_chunk_length": 1.0},
+    # Step3-VL-10B's ``StepRoboticsVisionEncoderConfig.__init__`` (its Perception Encoder).
+    "step_robotics.vision_config": {"num_channels": 3, "mlp_ratio": 8960 / 1536, "layer_norm_eps": 1e-5,
+                                    "use_ln_pre": True, "use_abs_posemb": True, "use_rope2d": True,
+                                    "ls_init_value": 0.1, "ues_cls_token": False},
     "intern_vit_6b": {"hidden_act": "gelu", "layer_norm_eps": 1e-6, "initializer_factor": 0.1, "dropout": 0.0,
                       "attention_dropout": 0.0, "drop_path_rate": 0.0, "use_flash_attn": False},
 }  # fmt: skip
 
 #: Tower fields a published config carries, which the tiny config leaves out and vLLM reads with no default;
-#: none is a width (GLM-4V-9B's vision_config has dropout_prob 0.0).
-PUBLISHED_FIELDS: dict[str, dict[str, Any]] = {"chatglm": {"vision_config": {"dropout_prob": 0.0}}}
+#: none is a width (GLM-4V-9B's vision_config has dropout_prob 0.0; Phi-4-multimodal's Conformer settings are
+#: its published audio_processor.config's, 80 mel bins as vLLM's input schema fixes them, the channel counts at the
+#: tiny attention_dim, as published).
+PUBLISHED_FIELDS: dict[str, dict[str, Any]] = {
+    "chatglm": {"vision_config": {"dropout_prob": 0.0}},
+    "phi4mm": {
+        "audio_processor": {
+            "config": {
+                "chunk_size": -1, "left_chunk": 18, "causal": True, "kernel_size": 3, "input_layer": "nemo_conv",
+                "nemo_conv_settings": {"conv_channels": 40}, "ext_pw_out_channel": 40,
+                "depthwise_seperable_out_channel": 40, "ext_pw_kernel_size": 1, "depthwise_multiplier": 1,
+                "bias_in_glu": True, "cnn_layer_norm": True, "batch_norm": False, "conv_activation": "swish",
+                "conv_glu_type": "swish", "dropout_rate": 0.0, "input_size": 80, "encoder_embedding_config": {"input_size": 80},
+                "relative_attention_bias_args": {"t5_bias_max_distance": 500, "type": "t5"},
+            }
+        }
+    },
+}  # fmt: skip
 
 #: Fields naming a hub checkpoint whose config vLLM's own config class would fetch in place of the section the
 #: tiny config carries (no hub is reached here); dropped, so that section is what vLLM builds.
@@ -284,6 +323,9 @@ LM_ONLY_CHANGES: dict[str, dict[str, Any]] = {
     # vLLM's Ultravox reads the LM's vocab_size at the top level, where published Ultravox configs carry it.
     "ultravox": {"vocab_size": 64},
     "molmo": {"max_position_embeddings": 1024},
+    # Moondream 3's max_context is its LM's length; its one MoE layer made dense (no CPU MoE kernel at 40); it
+    # rotates a fixed 32 dims of each head (moondream3.py), so the LM's 40 channels go in one head.
+    "moondream3": {"config": {"text": {"max_context": 1024, "moe": {"start_layer": 2}, "n_heads": 1, "n_kv_heads": 1}}},
     # ChatGLM's max_position_embeddings is seq_length; vLLM reads original_rope and tie_word_embeddings (GLM-4V: False).
     "chatglm": {"seq_length": 1024, "original_rope": True, "tie_word_embeddings": False},
     "minicpmv4_6": {"text_config": {"max_position_embeddings": 1024}},
@@ -341,6 +383,14 @@ LM_ONLY_CHANGES: dict[str, dict[str, Any]] = {
             "layer_types": ["linear_attention"],
         }
     },  # fmt: skip
+    "intern_s2_preview": {
+        "text_config": {
+            "hidden_size": 64,
+            "head_dim": 32,
+            "moe_intermediate_size": 32,
+            "shared_expert_intermediate_size": 32,
+        }
+    },  # as Qwen3.5-MoE's, below
     "qwen3_5_moe": {
         "text_config": {
             "hidden_size": 64,
@@ -875,6 +925,21 @@ def phi3_v_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
     return {"image": {"pixel_values": torch.randn(1, 2, 3, 336, 336), "image_sizes": torch.tensor([[336, 336]])}}
 
 
+def phi4mm_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """One 448x448 image (global view and one crop for the fixed 448-px SigLIP tower, a 32x32 patch mask each)
+    and 100 frames of the 80 log-mel features vLLM's audio schema takes."""
+    image = {"input_image_embeds": torch.randn(1, 2, 3, 448, 448), "image_sizes": torch.tensor([[448, 448]]),
+             "image_attention_mask": torch.ones(1, 2, 32, 32), "num_img_tokens": [529]}  # fmt: skip
+    return {"image": image, "audio": {"input_audio_embeds": torch.randn(1, 100, 80)}}
+
+
+def phi4_siglip_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """One NaFlex image of 4x4 patches, padded to nothing: ``pixel_values`` (1, 16, 3·p²), all valid."""
+    patch = config["vision_config"]["patch_size"]
+    return {"image": {"pixel_values": torch.randn(1, 16, 3 * patch * patch), "pixel_attention_mask": torch.ones(1, 16),
+                      "spatial_shapes": torch.tensor([[4, 4]])}}  # fmt: skip
+
+
 def pixtral_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
     side = config["vision_config"]["image_size"]  # one image, (3, H, W), as Mistral's tokenizer hands it over
     return {"image": {"images": [torch.randn(3, side, side)]}}
@@ -901,12 +966,24 @@ def fun_asr_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
     return {"audio": {"input_features": torch.randn(1, 60, 560), "speech_lengths": torch.tensor([60])}}
 
 
+def fire_red_asr2_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """80 frames of the Conformer's ``idim`` fbank features, (1, frames, idim), with their length."""
+    features = config["audio_encoder_conf"]["idim"]
+    return {"audio": {"input_features": torch.randn(1, 80, features), "speech_lengths": torch.tensor([80])}}
+
+
+def moondream3_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """One image as its global crop alone, ``crop_size`` square (no local crops, so no tiling)."""
+    side = config["config"]["vision"]["crop_size"]
+    return {"image": {"pixel_values": [torch.randn(1, 3, side, side)]}}
+
+
 #: Engine-only families' items (their widths are ecwidth's predictions).
 ENGINE_ONLY_ITEMS = {
     "internvl_chat": internvl_chat_video_items, "h2ovl_chat": internvl_chat_items, "NVLM_D": internvl_chat_items,
     "skywork_chat": internvl_chat_items, "eagle_2_5_vl": internvl_chat_items,
     "Llama_Nemotron_Nano_VL": internvl_chat_items, "interns1": interns1_items, "minicpmv": minicpmv_items,
-    "minicpmo": minicpmo_items, "phi3_v": phi3_v_items, "molmo": molmo_items, "kimi_vl": kimi_vl_items,
+    "minicpmo": minicpmo_items, "phi3_v": phi3_v_items, "phi4mm": phi4mm_items, "molmo": molmo_items, "kimi_vl": kimi_vl_items,
     "dots_ocr": patch_items, "ovis": ovis_items, "ovis2_5": ovis2_5_items, "Keye": keye_items,
     "step3_vl": step3_vl_items, "isaac": isaac_items, "deepseek_vl_v2": deepseek_vl_v2_items, "bagel": bagel_items,
     "openvla": openvla_items, "pixtral": pixtral_items, "llava_onevision2": llava_onevision2_items,
@@ -914,6 +991,8 @@ ENGINE_ONLY_ITEMS = {
     "openpangu_vl": qwen_items, "bailing_moe_v3_vl": patch_items, "ultravox": ultravox_items,
     "midashenglm": midashenglm_items, "funaudiochat": funaudiochat_items, "KeyeVL1_5": keye_vl1_5_items,
     "ovis2_6": ovis2_5_items, "chatglm": tile_items, "fun_asr_qwen3": fun_asr_items,
+    "phi4-siglip": phi4_siglip_items, "step_robotics": step3_vl_items, "fire_red_asr2_qwen2": fire_red_asr2_items,
+    "moondream3": moondream3_items, "intern_s2_preview": qwen_items,
 }  # fmt: skip
 ITEMS.update(ENGINE_ONLY_ITEMS)
 
