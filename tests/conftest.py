@@ -1,11 +1,19 @@
+import atexit
 import os
+import shutil
 import signal
+import tempfile
 from pathlib import Path
 
 import pytest
 
 # Nothing may reach a model hub; fail fast instead of retrying for minutes.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# transformers copies a checkpoint's own code (--trust-remote-code tests) into its modules cache, read when it is
+# first imported: a folder of the session's, not the user's ~/.cache.
+_MODULES = tempfile.mkdtemp(prefix="ecwidth-hf-modules-")
+os.environ.setdefault("HF_MODULES_CACHE", _MODULES)
+atexit.register(shutil.rmtree, _MODULES, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

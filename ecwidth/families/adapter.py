@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from torch import nn
 
     from ecwidth.engines.runtime import RuntimeOptions
+    from ecwidth.families.snapshot import SnapshotCode
 
 #: Modalities in the order tables list them.
 MODALITY_ORDER: tuple[str, ...] = ("image", "video", "audio")
@@ -115,6 +116,9 @@ class FamilyAdapter(ServedByReleases):
     #: ``qwen3``): vLLM picks the class by ``architectures``, so a config whose first architecture is one of these
     #: is this family's, filed under ``model_types[0]`` (``family_key``). Only an ``engine_only`` family has them.
     architectures: ClassVar[tuple[str, ...]] = ()
+    #: how the checkpoint's own remote code encodes (``ecwidth.families.snapshot``), for an ``engine_only``
+    #: family measured that way when the user passes ``--trust-remote-code``; None: always the engine's rule.
+    snapshot_code: ClassVar[SnapshotCode | None] = None
 
     # -- from the config alone -------------------------------------------------
 

@@ -1,9 +1,11 @@
 """InternVL's remote-code chat models and their kin: ``mlp1`` (or a projector) to the text width; engine only.
 
 The checkpoints are remote code (``InternVLChatConfig`` and its copies); no
-transformers class reads their schema, and ecwidth runs no hub code, so the
-spec is the raw config read as data (``engine_only``) and the width is
-predicted from the engine's rule, never measured. vLLM reads the text model's
+transformers class reads their schema, and ecwidth runs no hub code unless
+asked, so the spec is the raw config read as data (``engine_only``) and the
+width is predicted from the engine's rule. With ``--trust-remote-code`` and
+the checkpoint's code files beside its config, ``internvl_chat`` is measured
+through that code instead (``snapshot_code``). vLLM reads the text model's
 config as ``text_config`` (its ``_CONFIG_ATTRS_MAPPING`` renames the
 published ``llm_config``), so either name is read here.
 
@@ -38,9 +40,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ecwidth.families._intern_tiles import InternVLTiles
 from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.snapshot import SnapshotCode
 
 _ENGINE_ONLY = "no transformers class can build this family (remote code, which ecwidth never runs)"
+_SNAPSHOT_ONLY = (
+    "no transformers class can build this family (remote code, measured only through the checkpoint's own code "
+    "files with --trust-remote-code)"
+)
 #: Text model types whose tokenizers ``InternVLProcessingInfo.ctx_video_token`` maps to a video token.
 VIDEO_TEXT_MODEL_TYPES = frozenset({"qwen2", "qwen3", "qwen3_moe", "gpt_oss"})
 
@@ -68,7 +76,15 @@ class _TextWidth(FamilyAdapter):
 @register
 class InternVLChatAdapter(_TextWidth):
     model_types = ("internvl_chat",)
-    predicted_only = {"image": _ENGINE_ONLY, "video": _ENGINE_ONLY}
+    predicted_only = {"image": _SNAPSHOT_ONLY, "video": _SNAPSHOT_ONLY}
+    #: with --trust-remote-code, the checkpoint's ``InternVLChatModel.extract_feature`` (ViT, pixel shuffle,
+    #: ``mlp1``), which its ``chat`` feeds the language model, on InternViT's tiles.
+    snapshot_code = SnapshotCode(
+        auto_class="AutoModel",
+        encoder_attributes=("vision_model", "mlp1"),
+        feature_method="extract_feature",
+        items={"image": InternVLTiles(), "video": InternVLTiles()},
+    )
 
     def predict(self, config: Any) -> dict[str, int]:
         width = self.lm_hidden_size(config)

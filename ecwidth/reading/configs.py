@@ -25,6 +25,7 @@ from ecwidth.engines import registry
 from ecwidth.errors import ConfigError, NotServedError, RemoteCodeError, UnknownModelTypeError, one_line
 from ecwidth.families.adapter import family_key, find_adapter, no_adapter
 from ecwidth.reading.mistral import PARAMS_FILE, config_from_params
+from ecwidth.reading.snapshot_code import snapshot_config
 from ecwidth.reading.sources import checkpoint_config, locate, path_name
 from ecwidth.reading.validate import check_values
 from ecwidth.records.strict_json import StrictJSONError, TooLargeError, loads_strict, read_bounded
@@ -45,6 +46,8 @@ class ModelSpec:
     raw: dict[str, Any]
     config: Any
     source: str
+    #: whether ``config`` comes from the checkpoint's own code (``--trust-remote-code``), to be built from it too.
+    runs_snapshot_code: bool = False
 
     @property
     def model_type(self) -> str:
@@ -290,7 +293,12 @@ def spec_from_path(path: str | Path, *, name: str | None = None, trust_remote_co
         raise ConfigError(f"{file}: {error}") from error
     if file.name == PARAMS_FILE:
         raw = config_from_params(raw, source=str(file))
-    return spec_from_dict(raw, name=name or path_name(path), source=str(file), trust_remote_code=trust_remote_code)
+    spec = spec_from_dict(raw, name=name or path_name(path), source=str(file), trust_remote_code=trust_remote_code)
+    code = getattr(find_adapter(spec.model_type), "snapshot_code", None)
+    if trust_remote_code and code is not None and "auto_map" in spec.raw:
+        config = snapshot_config(file.parent, spec.raw, auto_class=code.auto_class, source=str(file))
+        spec = replace(spec, config=config, runs_snapshot_code=True)
+    return spec
 
 
 def resolve_spec(

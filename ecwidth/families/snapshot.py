@@ -1,0 +1,75 @@
+"""A remote-code family measured through its checkpoint's own modelling code, where the user trusts it.
+
+Without ``--trust-remote-code`` an engine-only family is read as data and
+answered from the engine's rule. A family that declares ``snapshot_code``
+says how the checkpoint's own classes (the files its ``auto_map`` names,
+which the user already holds beside ``config.json``) build the encoder and
+encode one item; with the flag, ``snapshot_adapter`` turns the family into
+one that builds and measures those classes as any transformers family is
+measured, zero weights included. The engine's rule still gives the
+prediction, so a snapshot whose code ships another width is a mismatch the
+measurement reports.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ecwidth.families.adapter import MODALITY_ORDER, FamilyAdapter, rows
+from ecwidth.families.items import ItemKind
+
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
+
+
+@dataclass(frozen=True)
+class SnapshotCode:
+    """How a checkpoint's own classes encode: the auto class that builds them, the submodules of the encoder,
+    the method that turns one item's inputs into what the language model takes, and each modality's item."""
+
+    auto_class: str
+    encoder_attributes: tuple[str, ...]
+    feature_method: str
+    items: Mapping[str, ItemKind]
+
+
+def snapshot_adapter(adapter: FamilyAdapter) -> FamilyAdapter:
+    """``adapter``'s family, built from the checkpoint's own code and measured.
+
+    Raises:
+        ValueError: The family declares no ``snapshot_code``.
+    """
+    return _snapshot_class(type(adapter))()
+
+
+@functools.cache
+def _snapshot_class(family: type[FamilyAdapter]) -> type[FamilyAdapter]:
+    code = family.snapshot_code
+    if code is None:
+        raise ValueError(f"{family.__name__} declares no snapshot_code: its checkpoint's classes are never built")
+
+    class SnapshotAdapter(family):  # type: ignore[misc, valid-type]
+        engine_only = False
+        predicted_only: Mapping[str, str] = {}
+        encoder_attributes = code.encoder_attributes
+        items = code.items
+
+        def config_modalities(self, config: Any) -> tuple[str, ...]:
+            """What the engine's rule ships for this config, of the modalities the snapshot's code takes."""
+            shipped = family.predict(self, config)
+            return tuple(modality for modality in MODALITY_ORDER if modality in shipped and modality in code.items)
+
+        def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
+            import transformers
+
+            return getattr(transformers, code.auto_class).from_config(config, trust_remote_code=True, dtype=dtype)
+
+        def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
+            return rows(getattr(model, code.feature_method)(**item))
+
+    SnapshotAdapter.__name__ = SnapshotAdapter.__qualname__ = f"Snapshot{family.__name__}"
+    return SnapshotAdapter

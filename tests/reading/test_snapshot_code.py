@@ -1,0 +1,97 @@
+"""``--trust-remote-code``: a remote-code family measured through the checkpoint's own code, and only then.
+
+``tests/snapshots/internvl_chat`` is a checkpoint folder as a user holds it: ``config.json`` in InternVL's
+chat schema and the code files its ``auto_map`` names (a tiny stand-in written for these tests). Each test works
+on a copy, so a test may edit the code and see the measurement follow it.
+"""
+
+import json
+import shutil
+import warnings
+from pathlib import Path
+
+import pytest
+
+from ecwidth.cli.commands import main
+from ecwidth.errors import ConfigError, UnmeasurableError
+from ecwidth.measuring.measure import measure
+from ecwidth.measuring.predict import predict_widths
+from ecwidth.reading.configs import resolve_spec
+
+SNAPSHOT = Path(__file__).parents[1] / "snapshots" / "internvl_chat"
+
+
+@pytest.fixture
+def checkpoint(tmp_path: Path) -> Path:
+    folder = tmp_path / "internvl-chat-tiny"
+    shutil.copytree(SNAPSHOT, folder)
+    return folder
+
+
+def llm_hidden(folder: Path) -> int:
+    return json.loads((folder / "config.json").read_text())["llm_config"]["hidden_size"]
+
+
+def test_with_the_flag_the_checkpoints_code_is_built_and_measured(checkpoint):
+    spec = resolve_spec(checkpoint, trust_remote_code=True)
+    assert spec.runs_snapshot_code and type(spec.config).__module__.startswith("transformers_modules.")
+    result = measure(spec, device="cpu", progress=False)
+    width = llm_hidden(checkpoint)
+    assert result.widths == {"image": width, "video": width} == result.predicted
+    assert width != json.loads((checkpoint / "config.json").read_text())["vision_config"]["hidden_size"]
+
+
+def test_the_width_is_what_the_code_ships_not_the_rule(checkpoint):
+    """Widen the snapshot's last projector layer: the measurement follows the code, and says it disagrees.
+    (transformers names a local checkpoint's modules after its folder and imports them once a process, so the
+    edited copy gets a folder name of its own.)"""
+    checkpoint = checkpoint.rename(checkpoint.with_name("internvl-chat-wide"))
+    modeling = checkpoint / "modeling_internvl_chat.py"
+    modeling.write_text(modeling.read_text().replace("nn.Linear(llm_hidden, llm_hidden)", "nn.Linear(llm_hidden, 56)"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = measure(resolve_spec(checkpoint, trust_remote_code=True), device="cpu", progress=False)
+    assert result.widths == {"image": 56, "video": 56}
+    assert result.predicted == {"image": llm_hidden(checkpoint), "video": llm_hidden(checkpoint)}
+    assert any("measured image width 56 but the config predicts" in str(w.message) for w in caught)
+
+
+def test_without_the_flag_no_code_runs_and_the_rule_answers(checkpoint):
+    (checkpoint / "modeling_internvl_chat.py").write_text("raise RuntimeError('remote code ran')\n")
+    (checkpoint / "configuration_internvl_chat.py").write_text("raise RuntimeError('remote code ran')\n")
+    spec = resolve_spec(checkpoint)
+    assert not spec.runs_snapshot_code
+    assert predict_widths(spec) == {"image": llm_hidden(checkpoint), "video": llm_hidden(checkpoint)}
+    with pytest.raises(UnmeasurableError, match="predicted only .* with --trust-remote-code"):
+        measure(spec, device="cpu", progress=False)
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda folder: (folder / "modeling_internvl_chat.py").unlink(),
+         "auto_map names modeling_internvl_chat.py, which .* does not hold; put the checkpoint's code files"),
+        (lambda folder: _edit_auto_map(folder, AutoModel="OpenGVLab/InternVL3-8B--modeling_internvl_chat.X"),
+         r"names code in another hub repository \(OpenGVLab/InternVL3-8B\), which ecwidth never fetches"),
+        (lambda folder: _edit_auto_map(folder, AutoModel=None), "auto_map has no AutoModel entry"),
+        (lambda folder: (folder / "configuration_internvl_chat.py").write_text("raise ImportError('no flash_attn')\n"),
+         "the checkpoint's configuration code failed: .*no flash_attn"),
+    ],
+)  # fmt: skip
+def test_a_checkpoint_whose_code_cannot_be_loaded_is_one_error_line(checkpoint, capsys, change, says):
+    change(checkpoint)
+    with pytest.raises(ConfigError, match=says):
+        resolve_spec(checkpoint, trust_remote_code=True)
+    assert main(["measure", "--config", str(checkpoint), "--trust-remote-code", "--device", "cpu"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ecwidth: error: ") and err.count("\n") == 1
+
+
+def _edit_auto_map(folder: Path, **entries: str | None) -> None:
+    config = json.loads((folder / "config.json").read_text())
+    for auto_class, code in entries.items():
+        if code is None:
+            del config["auto_map"][auto_class]
+        else:
+            config["auto_map"][auto_class] = code
+    (folder / "config.json").write_text(json.dumps(config))
