@@ -59,6 +59,15 @@ def text_config(config: Any) -> Any:
     return found if found is not None else config.llm_config
 
 
+class _ChatTiles(InternVLTiles):
+    """InternViT's tiles, the text model's length read under the chat schema's name for it (``llm_config``)."""
+
+    def profile_tiles(self, config: Any, modality: str) -> int:
+        if modality == "image":
+            return super().profile_tiles(config, modality)
+        return max(1, text_config(config).max_position_embeddings // self.tokens_per_tile(config))
+
+
 class _TextWidth(FamilyAdapter):
     """Shared: the raw config read as data; every modality at the text model's ``hidden_size``."""
 
@@ -83,7 +92,7 @@ class InternVLChatAdapter(_TextWidth):
         auto_class="AutoModel",
         encoder_attributes=("vision_model", "mlp1"),
         feature_method="extract_feature",
-        items={"image": InternVLTiles(), "video": InternVLTiles()},
+        items={"image": _ChatTiles(), "video": _ChatTiles()},
     )
 
     def predict(self, config: Any) -> dict[str, int]:

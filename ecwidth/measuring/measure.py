@@ -31,9 +31,8 @@ from ecwidth.engines.releases import Release
 from ecwidth.engines.runtime import RuntimeOptions
 from ecwidth.engines.sizers import engine_sizes, undersized
 from ecwidth.errors import ConfigError, EcwidthError, NoTokenRuleError, UnmeasurableError
-from ecwidth.families.adapter import FamilyAdapter, find_adapter
+from ecwidth.families.adapter import FamilyAdapter
 from ecwidth.families.items import DummySize
-from ecwidth.families.snapshot import snapshot_adapter
 from ecwidth.measuring.build import build_encoder
 from ecwidth.measuring.deadline import Stages, check_timeout, deadline
 from ecwidth.measuring.devices import dtype_name, resolve_device, resolve_dtype
@@ -351,9 +350,7 @@ def _measure_spec(
     progress: bool,
 ) -> MeasureResult:
     """``measure`` once the config is read and the device resolved, inside its deadline."""
-    adapter = find_adapter(spec.model_type)
-    if spec.runs_snapshot_code and adapter is not None:
-        adapter = snapshot_adapter(adapter)
+    adapter = spec.adapter
     result = MeasureResult(
         model=spec.name,
         model_type=spec.model_type,

@@ -23,7 +23,8 @@ from typing import Any
 
 from ecwidth.engines import registry
 from ecwidth.errors import ConfigError, NotServedError, RemoteCodeError, UnknownModelTypeError, one_line
-from ecwidth.families.adapter import family_key, find_adapter, no_adapter
+from ecwidth.families.adapter import FamilyAdapter, family_key, find_adapter, no_adapter
+from ecwidth.families.snapshot import snapshot_adapter
 from ecwidth.reading.mistral import PARAMS_FILE, config_from_params
 from ecwidth.reading.snapshot_code import snapshot_config
 from ecwidth.reading.sources import checkpoint_config, locate, path_name
@@ -53,6 +54,12 @@ class ModelSpec:
     def model_type(self) -> str:
         """The config's ``model_type``, or the family's own key where a family is picked by architecture."""
         return family_key(self.raw)
+
+    @property
+    def adapter(self) -> FamilyAdapter | None:
+        """The family that answers this spec, built from the checkpoint's own code where ``runs_snapshot_code``."""
+        family = find_adapter(self.model_type)
+        return snapshot_adapter(family) if family is not None and self.runs_snapshot_code else family
 
     @property
     def config_sha256(self) -> str:

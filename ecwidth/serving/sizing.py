@@ -325,7 +325,7 @@ def size_transfers(
         ConfigError, UnknownModelTypeError: ``model`` cannot be resolved or has no adapter.
     """
     spec = resolve_spec(model)
-    adapter = adapter_for(spec.model_type)
+    adapter = spec.adapter or adapter_for(spec.model_type)  # adapter_for names the closest families
     dtype_bytes(serving_dtype)
     if buffer_bytes < 1:
         raise EcwidthError(f"a transfer buffer holds at least one byte, got {buffer_bytes}")

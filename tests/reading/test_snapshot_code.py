@@ -95,3 +95,15 @@ def _edit_auto_map(folder: Path, **entries: str | None) -> None:
         else:
             config["auto_map"][auto_class] = code
     (folder / "config.json").write_text(json.dumps(config))
+
+
+def test_profile_items_and_sizing_go_through_the_checkpoints_code_too(checkpoint, capsys):
+    spec = resolve_spec(checkpoint, trust_remote_code=True)
+    width = llm_hidden(checkpoint)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # profile items on a CPU are warned about
+        assert measure(spec, device="cpu", dummy="profile", progress=False).widths == {"image": width, "video": width}
+    assert main(["size", str(checkpoint), "--trust-remote-code", "--device", "cpu", "--item", "image:448x448",
+                 "--json"]) == 0  # fmt: skip
+    sized = json.loads(capsys.readouterr().out)["modalities"]["image"]
+    assert sized["width"] == width and sized["items"][0]["tokens"] > 0
