@@ -245,7 +245,7 @@ REMOTE_CONFIG_SECTIONS: dict[str, dict[str, str]] = {
     "kimi_k3": {"text_config": "auto", "vision_config": "plain"},
     "intern_s2_preview": {"text_config": "Qwen3_5MoeTextConfig", "vision_config": "Qwen3_5MoeVisionConfig"},
     "interns1_pro": {"text_config": "auto", "vision_config": "plain"},
-    "mimo_v2": {"vision_config": "plain", "audio_config": "plain"},
+    "mimo_v2": {},  # vLLM makes its own Mimo_VLVisionConfig of the dict (mimo_v2_omni.py)
     "kimi_audio_qwen2": {},
 }
 
@@ -288,6 +288,10 @@ REMOTE_DEFAULTS: dict[str, dict[str, Any]] = {
 #: tiny attention_dim, as published).
 PUBLISHED_FIELDS: dict[str, dict[str, Any]] = {
     "chatglm": {"vision_config": {"dropout_prob": 0.0}},
+    # MiMo-V2-Omni's vision tower reads use_sink with no default; False is vLLM's MiMoVisionBlock default (the
+    # published value was not found), and its key/value heads default to 8, past the tiny tower's 2 heads: both
+    # attention details, not widths.
+    "mimo_v2": {"vision_config": {"use_sink": False, "num_key_value_heads": 2}},
     "phi4mm": {
         "audio_processor": {
             "config": {
