@@ -64,9 +64,10 @@ def cmd_measure(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.as_json()))
         return 0
+    code = ", built from the checkpoint's own code" if result.built_from == "checkpoint" else ""
     print(
         f"{result.model} ({result.model_type}) under {result.engine}, LM hidden size {result.lm_hidden_size}, "
-        f"{result.dummy} item on {result.device} in {result.dtype}"
+        f"{result.dummy} item on {result.device} in {result.dtype}{code}"
     )
     for modality, width in result.widths.items():
         ratio = width / result.lm_hidden_size

@@ -181,6 +181,9 @@ class MeasureResult:
     engine_sizes: dict[str, int] = field(default_factory=dict)
     #: with ``dummy="profile"``: the minimal item's widths, which must equal ``widths``.
     minimal_widths: dict[str, int] = field(default_factory=dict)
+    #: whose code built the encoder: ``"transformers"``, or ``"checkpoint"`` for a checkpoint's own remote code
+    #: (``--trust-remote-code``, ``ecwidth.families.snapshot``).
+    built_from: str = "transformers"
     build_s: float = 0.0
     encode_s: float = 0.0
 
@@ -214,6 +217,8 @@ class MeasureResult:
             shown["predicted_only"] = dict(self.predicted_only)
         if self.unserved:
             shown["unserved"] = dict(self.unserved)
+        if self.built_from != "transformers":
+            shown["built_from"] = self.built_from
         return shown
 
 
@@ -363,6 +368,7 @@ def _measure_spec(
         options=options.set_options(),
         config_sha256=spec.config_sha256,
         engine=release,
+        built_from="checkpoint" if spec.runs_snapshot_code else "transformers",
     )
     if adapter is None:
         text_config = spec.config.get_text_config()

@@ -38,6 +38,7 @@ def test_with_the_flag_the_checkpoints_code_is_built_and_measured(checkpoint):
     result = measure(spec, device="cpu", progress=False)
     width = llm_hidden(checkpoint)
     assert result.widths == {"image": width, "video": width} == result.predicted
+    assert result.as_json()["built_from"] == "checkpoint"
     assert width != json.loads((checkpoint / "config.json").read_text())["vision_config"]["hidden_size"]
 
 
@@ -64,6 +65,14 @@ def test_without_the_flag_no_code_runs_and_the_rule_answers(checkpoint):
     assert predict_widths(spec) == {"image": llm_hidden(checkpoint), "video": llm_hidden(checkpoint)}
     with pytest.raises(UnmeasurableError, match="predicted only .* with --trust-remote-code"):
         measure(spec, device="cpu", progress=False)
+
+
+def test_a_measurement_says_whose_code_built_the_encoder(checkpoint, capsys):
+    assert main(["measure", "--config", str(checkpoint), "--trust-remote-code", "--device", "cpu"]) == 0
+    assert "built from the checkpoint's own code" in capsys.readouterr().out.splitlines()[0]
+    native = SNAPSHOT.parents[1] / "tiny" / "qwen2_vl.json"
+    assert main(["measure", "--config", str(native), "--device", "cpu", "--json"]) == 0
+    assert "built_from" not in json.loads(capsys.readouterr().out)  # transformers' classes: the default, unsaid
 
 
 @pytest.mark.parametrize(
