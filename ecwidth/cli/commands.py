@@ -191,6 +191,7 @@ def cmd_survey(args: argparse.Namespace) -> int:
             args.models, device=args.device, dtype=args.dtype, dummy=args.dummy,
             video_pruning_rate=args.video_pruning_rate, engine=args.engine, progress=not args.no_progress,
             timeout=args.timeout, jobs=args.jobs, max_memory=_max_memory(args),
+            trust_remote_code=args.trust_remote_code,
         )  # fmt: skip
     if result.failures and not len(result.table):  # an empty table must not replace what the folder holds
         for name, error in result.failures.items():

@@ -21,6 +21,7 @@ from ecwidth.cli.options import (
     add_model_source,
     add_progress_option,
     add_runtime_options,
+    add_trust_remote_code_option,
 )
 from ecwidth.records.units import DEFAULT_BUFFER_BYTES, SERVING_DTYPES
 
@@ -218,6 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: the newest vLLM)",
     )
     _add_max_memory_option(survey)
+    add_trust_remote_code_option(survey)
     survey.add_argument(
         "--merge", action="store_true",
         help="add the rows to the table the folder holds (rows with the same model, modality, options and engine "

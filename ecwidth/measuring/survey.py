@@ -86,7 +86,7 @@ def rows_from_result(result: MeasureResult, *, measured_at: str) -> list[WidthRo
 def by_rule(spec: ModelSpec) -> bool:
     """Whether the model's family only predicts (an ``engine_only`` family that builds nothing): its rows are the
     engine's rule applied to its config, ``source`` ``"predicted"``, never a measurement."""
-    adapter = find_adapter(spec.model_type)
+    adapter = spec.adapter
     return adapter is not None and bool(adapter.predicted_only) and not adapter.config_modalities(spec.config)
 
 
@@ -318,6 +318,7 @@ def survey(
     jobs: int | str = 1,
     shape_faithful: bool = True,
     max_memory: int | None = None,
+    trust_remote_code: bool = False,
 ) -> Survey:
     """Measure each model (the whole catalog by default).
 
@@ -335,7 +336,7 @@ def survey(
 
     ``timeout`` bounds each model's reading, building and encoding, in seconds; a model
     past it fails (``DeadlineExceeded``, naming the stage) and the others go on.
-    ``shape_faithful`` and ``max_memory`` are ``measure``'s.
+    ``shape_faithful``, ``max_memory`` and ``trust_remote_code`` are ``measure``'s.
 
     ``jobs`` worker processes measure that many models at once, forked from
     this one (CPU only; ``"auto"``: see ``resolve_jobs``). Each model's costs
@@ -364,7 +365,7 @@ def survey(
     if options.set_options() and models is not None:  # a named model the option does not fit stops all, first
         for name, model in named.items():
             try:
-                specs[name] = _read(name, model, timeout)
+                specs[name] = _read(name, model, timeout, trust_remote_code)
             except EcwidthError:
                 continue  # read again and recorded where the model is surveyed
             check_options(specs[name], options, release)
@@ -382,7 +383,7 @@ def survey(
         """Read the model's config, then its rows: measured, or the engine's rule; or why it has none."""
         if parallel:
             torch.set_num_threads(threads)  # the workers share the cores
-        spec = specs.get(name) or _read(name, named[name], timeout)
+        spec = specs.get(name) or _read(name, named[name], timeout, trust_remote_code)
         if (why := not_served_why(spec, release)) is not None:
             return _Surveyed(not_served=why)
         if options.set_options() and models is None and not takes_options(spec, options, release):
@@ -438,10 +439,10 @@ def survey(
     )  # fmt: skip
 
 
-def _read(name: str, model: Any, timeout: float | None) -> ModelSpec:
+def _read(name: str, model: Any, timeout: float | None, trust_remote_code: bool) -> ModelSpec:
     """The model's config, read within its timeout."""
     with deadline(timeout, name, "reading the config"):
-        return resolve_spec(model, name=name)
+        return resolve_spec(model, name=name, trust_remote_code=trust_remote_code)
 
 
 @contextmanager

@@ -116,3 +116,17 @@ def test_profile_items_and_sizing_go_through_the_checkpoints_code_too(checkpoint
                  "--json"]) == 0  # fmt: skip
     sized = json.loads(capsys.readouterr().out)["modalities"]["image"]
     assert sized["width"] == width and sized["items"][0]["tokens"] > 0
+
+
+def test_a_survey_measures_a_trusted_checkpoint_and_answers_an_untrusted_one_by_rule(checkpoint, tmp_path, capsys):
+    width = llm_hidden(checkpoint)
+    for flag, source in (["--trust-remote-code"], "measured"), ([], "predicted"):
+        output = tmp_path / f"survey-{source}"
+        args = ["survey", "--models", str(checkpoint), "-o", str(output), "--device", "cpu", "--no-progress", *flag]
+        assert main(args) == 0
+        rows = json.loads((output / "encoder_widths.json").read_text())["rows"]
+        assert {(row["modality"], row["encoder_width"], row["source"]) for row in rows} == {
+            ("image", width, source),
+            ("video", width, source),
+        }
+    capsys.readouterr()
