@@ -32,6 +32,13 @@ _MODEL_HELP = (
 )
 
 
+#: ``--trust-remote-code``: a checkpoint's own code is built only where a family says how (``ecwidth.families.snapshot``).
+TRUST_REMOTE_CODE_HELP = (
+    "run the checkpoint's own code (the files its auto_map names, beside config.json) where ecwidth knows how it "
+    "encodes; without it, remote-code configs are read as data and answered by the engine's rule"
+)
+
+
 def add_model_source(parser: argparse.ArgumentParser, *, positional: bool = False) -> None:
     """``--model MODEL | --config PATH`` (one of them, required), ``--name`` and ``--trust-remote-code``.
 
@@ -45,7 +52,7 @@ def add_model_source(parser: argparse.ArgumentParser, *, positional: bool = Fals
         source.add_argument("--model", metavar="MODEL", help=_MODEL_HELP)
         source.add_argument("--config", metavar="PATH", help="a config.json file, or a folder holding one")
     parser.add_argument("--name", help="name the result (default: the hub id, the folder's name or the file's stem)")
-    add_trust_remote_code_option(parser)
+    parser.add_argument("--trust-remote-code", action="store_true", help=TRUST_REMOTE_CODE_HELP)
 
 
 def model_source(args: argparse.Namespace) -> str:
@@ -130,12 +137,3 @@ def add_measuring_options(
     add_engine_option(parser, help=engine_help)
     add_runtime_options(parser)
     add_timeout_option(parser, default=timeout_default, help=timeout_help)
-
-
-def add_trust_remote_code_option(parser: argparse.ArgumentParser) -> None:
-    """``--trust-remote-code``: build a checkpoint's own code where a family says how (``ecwidth.families.snapshot``)."""
-    parser.add_argument(
-        "--trust-remote-code", action="store_true",
-        help="run the checkpoint's own code (the files its auto_map names, beside config.json) where ecwidth knows "
-        "how it encodes; without it, remote-code configs are read as data and answered by the engine's rule",
-    )  # fmt: skip

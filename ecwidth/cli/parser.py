@@ -13,6 +13,7 @@ import argparse
 from typing import Any
 
 from ecwidth.cli.options import (
+    TRUST_REMOTE_CODE_HELP,
     OneLineErrorParser,
     add_device_options,
     add_engine_option,
@@ -21,7 +22,6 @@ from ecwidth.cli.options import (
     add_model_source,
     add_progress_option,
     add_runtime_options,
-    add_trust_remote_code_option,
 )
 from ecwidth.records.units import DEFAULT_BUFFER_BYTES, SERVING_DTYPES
 
@@ -219,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: the newest vLLM)",
     )
     _add_max_memory_option(survey)
-    add_trust_remote_code_option(survey)
+    survey.add_argument("--trust-remote-code", action="store_true", help=TRUST_REMOTE_CODE_HELP)
     survey.add_argument(
         "--merge", action="store_true",
         help="add the rows to the table the folder holds (rows with the same model, modality, options and engine "
