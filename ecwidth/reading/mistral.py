@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ecwidth.errors import ConfigError
+from ecwidth.reading.validate import is_positive_int
 
 #: The file vLLM reads a Mistral-format checkpoint from.
 PARAMS_FILE = "params.json"
@@ -41,10 +42,6 @@ VISION_FIELDS = ("hidden_size", "patch_size", "image_size", "num_hidden_layers")
 
 #: Fields a Whisper encoder's arguments cannot do without (``_remap_mistral_audio_args``).
 WHISPER_FIELDS = ("dim", "n_layers", "n_heads", "hidden_dim")
-
-
-def _positive(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 def config_from_params(params: Any, *, source: str) -> dict[str, Any]:
@@ -76,7 +73,7 @@ def config_from_params(params: Any, *, source: str) -> dict[str, Any]:
             "text-only Mistral model has no encoder width to measure"
         )
     dim = params.get("dim")
-    if not _positive(dim):
+    if not is_positive_int(dim):
         raise ConfigError(f"{source}: 'dim' (the text model's width) must be a positive whole number, got {dim!r}")
     text = {TEXT_RENAMES.get(name, name): value for name, value in params.items() if name not in ("vision_encoder",
             "multimodal")}  # fmt: skip
@@ -109,12 +106,12 @@ def _voxtral(text: dict[str, Any], whisper: Mapping[str, Any], *, source: str) -
             f"{source}: 'multimodal.whisper_model_args' must hold the objects 'encoder_args' and "
             "'downsample_args'; copy the model's published params.json whole"
         )
-    bad = [f"encoder_args.{name}" for name in WHISPER_FIELDS if not _positive(encoder.get(name))]
+    bad = [f"encoder_args.{name}" for name in WHISPER_FIELDS if not is_positive_int(encoder.get(name))]
     factor = downsample.get("downsample_factor")
-    bad += [] if _positive(factor) else ["downsample_args.downsample_factor"]
+    bad += [] if is_positive_int(factor) else ["downsample_args.downsample_factor"]
     mel = encoder.get("audio_encoding_args") or {}
     bins = mel.get("num_mel_bins") if isinstance(mel, Mapping) else None
-    bad += [] if _positive(bins) else ["encoder_args.audio_encoding_args.num_mel_bins"]
+    bad += [] if is_positive_int(bins) else ["encoder_args.audio_encoding_args.num_mel_bins"]
     if bad:
         raise ConfigError(
             f"{source}: the Whisper encoder's {', '.join(map(repr, bad))} must be positive whole numbers; "

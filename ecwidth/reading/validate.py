@@ -49,7 +49,8 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_positive_int(value: Any) -> bool:
+def is_positive_int(value: Any) -> bool:
+    """A whole number above 0, and not a bool (JSON's ``true`` is no count)."""
     return _is_int(value) and value > 0
 
 
@@ -75,13 +76,13 @@ def _check_related_fields(config: Mapping[str, Any], path: str, source: str) -> 
     hidden, head_dim = config.get("hidden_size"), config.get("head_dim")
     for field in _HEAD_FIELDS:
         heads = config.get(field)
-        if head_dim is None and _is_positive_int(hidden) and _is_positive_int(heads) and hidden % heads:
+        if head_dim is None and is_positive_int(hidden) and is_positive_int(heads) and hidden % heads:
             raise ConfigError(
                 f"{source}: field {where}hidden_size ({hidden}) does not divide into {where}{field} ({heads}) "
                 "heads; set head_dim, or use sizes from the published config.json"
             )
     indexes, depth = config.get("deepstack_visual_indexes"), config.get("depth")
-    if isinstance(indexes, list) and all(map(_is_int, indexes)) and _is_positive_int(depth):
+    if isinstance(indexes, list) and all(map(_is_int, indexes)) and is_positive_int(depth):
         wrong = [index for index in indexes if not 0 <= index < depth]
         if wrong or len(set(indexes)) != len(indexes):
             raise ConfigError(
@@ -94,7 +95,7 @@ def _check_feature_layers(raw: Mapping[str, Any], source: str) -> None:
     """``vision_feature_layer`` picks from the tower's hidden states: one per layer plus the embeddings."""
     layers, vision = raw.get("vision_feature_layer"), raw.get("vision_config")
     depth = vision.get("num_hidden_layers") if isinstance(vision, Mapping) else None
-    if layers is None or not _is_positive_int(depth):
+    if layers is None or not is_positive_int(depth):
         return
     picked = list(_leaves(layers))
     if not picked or not all(_is_int(layer) and -(depth + 1) <= layer <= depth for layer in picked):
@@ -118,7 +119,7 @@ def check_values(raw: Mapping[str, Any], *, source: str) -> None:
             continue
         if _SIZE_FIELD.match(key):
             items = value if isinstance(value, list) and value else [value]
-            if not all(_is_positive_int(item) for item in items):
+            if not all(is_positive_int(item) for item in items):
                 raise ConfigError(f"{source}: field {path!r} must be a positive integer, got {_describe(value)}")
             if any(item > MAX_SIZE for item in items):
                 raise ConfigError(f"{source}: field {path!r} is {value}, past any real config (at most {MAX_SIZE})")

@@ -32,6 +32,16 @@ def llm_hidden(folder: Path) -> int:
     return json.loads((folder / "config.json").read_text())["llm_config"]["hidden_size"]
 
 
+def _edit_auto_map(folder: Path, **entries: str | None) -> None:
+    config = json.loads((folder / "config.json").read_text())
+    for auto_class, code in entries.items():
+        if code is None:
+            del config["auto_map"][auto_class]
+        else:
+            config["auto_map"][auto_class] = code
+    (folder / "config.json").write_text(json.dumps(config))
+
+
 def test_with_the_flag_the_checkpoints_code_is_built_and_measured(checkpoint):
     spec = resolve_spec(checkpoint, trust_remote_code=True)
     assert spec.runs_snapshot_code and type(spec.config).__module__.startswith("transformers_modules.")
@@ -96,16 +106,6 @@ def test_a_checkpoint_whose_code_cannot_be_loaded_is_one_error_line(checkpoint, 
     assert err.startswith("ecwidth: error: ") and err.count("\n") == 1
 
 
-def _edit_auto_map(folder: Path, **entries: str | None) -> None:
-    config = json.loads((folder / "config.json").read_text())
-    for auto_class, code in entries.items():
-        if code is None:
-            del config["auto_map"][auto_class]
-        else:
-            config["auto_map"][auto_class] = code
-    (folder / "config.json").write_text(json.dumps(config))
-
-
 def test_profile_items_and_sizing_go_through_the_checkpoints_code_too(checkpoint, capsys):
     spec = resolve_spec(checkpoint, trust_remote_code=True)
     width = llm_hidden(checkpoint)
@@ -118,7 +118,7 @@ def test_profile_items_and_sizing_go_through_the_checkpoints_code_too(checkpoint
     assert sized["width"] == width and sized["items"][0]["tokens"] > 0
 
 
-def test_a_survey_measures_a_trusted_checkpoint_and_answers_an_untrusted_one_by_rule(checkpoint, tmp_path, capsys):
+def test_a_survey_measures_a_trusted_checkpoint_and_answers_an_untrusted_one_by_rule(checkpoint, tmp_path):
     width = llm_hidden(checkpoint)
     for flag, source in (["--trust-remote-code"], "measured"), ([], "predicted"):
         output = tmp_path / f"survey-{source}"
@@ -129,4 +129,3 @@ def test_a_survey_measures_a_trusted_checkpoint_and_answers_an_untrusted_one_by_
             ("image", width, source),
             ("video", width, source),
         }
-    capsys.readouterr()
