@@ -32,7 +32,6 @@ from ecwidth.engines import releases
 from ecwidth.engines.releases import Release
 from ecwidth.engines.runtime import RuntimeOptions, describe_options
 from ecwidth.errors import RankFailedError, one_line
-from ecwidth.families.adapter import find_adapter
 from ecwidth.measuring.deadline import check_timeout
 from ecwidth.measuring.devices import resolve_device, resolve_dtype
 from ecwidth.reading.configs import ModelSpec
@@ -115,10 +114,11 @@ def _run(args: argparse.Namespace, rank_signals: RankSignals | None) -> int:
     spec = model_spec(args)
     options = RuntimeOptions(video_pruning_rate=args.video_pruning_rate)
     release = args.engine or releases.DEFAULT  # parsed by --engine
-    adapter = find_adapter(spec.model_type)
+    adapter = spec.adapter
     if adapter is not None:
         adapter.check_served(spec.config, release)
         adapter.check_options(spec.config, options, release)
+        adapter.check_measurable(spec.config, spec.name)
     device = _rank_device(args.device, local_rank)
     dtype = resolve_dtype(args.dtype, device)
     backend = "nccl" if device.type == "cuda" else "gloo"

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ecwidth.engines import releases
 from ecwidth.engines.text_config import text_config_of
-from ecwidth.errors import NoTokenRuleError, UnknownModelTypeError
+from ecwidth.errors import NoTokenRuleError, UnknownModelTypeError, UnmeasurableError
 from ecwidth.families._served import ServedByReleases
 from ecwidth.families.items import DummySize, ItemKind, ItemSize
 
@@ -152,6 +152,18 @@ class FamilyAdapter(ServedByReleases):
             and getattr(config, _SUB_CONFIGS[modality], True) is not None
             and modality not in self.predicted_only
         )
+
+    def check_measurable(self, config: Any, name: str) -> None:
+        """Refuse, before anything is built, a model whose every shipped modality is ``predicted_only``.
+
+        Raises:
+            UnmeasurableError: Says why for each modality, and that ``ecwidth predict`` answers.
+        """
+        if self.predicted_only and not self.config_modalities(config):
+            whys = "; ".join(f"{modality}: {why}" for modality, why in self.predicted_only.items())
+            raise UnmeasurableError(
+                f"{name} ({config.model_type}) is predicted only ({whys}); `ecwidth predict` gives its width"
+            )
 
     def transformers_needed(self, model_type: str) -> str:
         """Why the installed transformers cannot build ``model_type``: the one line a refusal says."""

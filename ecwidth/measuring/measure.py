@@ -30,7 +30,7 @@ from ecwidth.engines import releases
 from ecwidth.engines.releases import Release
 from ecwidth.engines.runtime import RuntimeOptions
 from ecwidth.engines.sizers import engine_sizes, undersized
-from ecwidth.errors import ConfigError, EcwidthError, NoTokenRuleError, UnmeasurableError
+from ecwidth.errors import ConfigError, EcwidthError, NoTokenRuleError
 from ecwidth.families.adapter import FamilyAdapter
 from ecwidth.families.items import DummySize
 from ecwidth.measuring.build import build_encoder
@@ -375,11 +375,7 @@ def _measure_spec(
         result.lm_hidden_size = getattr(text_config, "hidden_size", None)
         return result
     adapter.check_served(spec.config, release)
-    if adapter.predicted_only and not adapter.config_modalities(spec.config):
-        whys = "; ".join(f"{modality}: {why}" for modality, why in adapter.predicted_only.items())
-        raise UnmeasurableError(
-            f"{spec.name} ({spec.model_type}) is predicted only ({whys}); `ecwidth predict` gives its width"
-        )
+    adapter.check_measurable(spec.config, spec.name)
     result.lm_hidden_size = adapter.lm_hidden_size(spec.config)
     result.predicted_only = adapter.in_engine_keys(adapter.predicted_only, release)
     unserved = adapter.unserved(spec.config, options, release)

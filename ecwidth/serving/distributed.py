@@ -41,7 +41,6 @@ from ecwidth.engines import releases
 from ecwidth.engines.releases import Release
 from ecwidth.engines.runtime import RuntimeOptions
 from ecwidth.errors import RankFailedError
-from ecwidth.families.adapter import find_adapter
 from ecwidth.measuring.build import build_encoder
 from ecwidth.measuring.deadline import check_timeout, deadline
 from ecwidth.measuring.encode import adapter_of
@@ -256,9 +255,10 @@ def stage_builder(spec: ModelSpec, pp_size: int, device: torch.device, dtype: to
     """A ``build`` that gives the encoder to the first of ``pp_size`` pipeline stages, ``None`` elsewhere.
 
     Ranks are laid out stage by stage, so rank ``r`` is in stage ``r // (world_size // pp_size)``.
-    A model without an encoder adapter (text-only) builds ``None`` everywhere.
+    A model without an encoder adapter (text-only) builds ``None`` everywhere; a checkpoint whose own code
+    ``--trust-remote-code`` runs is built through it (``ModelSpec.adapter``).
     """
-    adapter = find_adapter(spec.model_type)
+    adapter = spec.adapter
 
     def build(rank: int, world_size: int) -> nn.Module | None:
         if adapter is None or rank // (world_size // pp_size) != 0:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -36,6 +37,7 @@ from ecwidth.serving.distributed import measure_across_ranks
 from tests.tiny_configs import deepstack_width, tiny_qwen3_vl, tiny_text_only
 
 REPO = Path(__file__).resolve().parents[2]
+SNAPSHOT = REPO / "tests" / "snapshots" / "internvl_chat"  # a remote-code checkpoint: config.json and its code
 #: Far above a tiny build, so a failure seen well before it did not wait for the timeout.
 TIMEOUT_S = 60.0
 #: Short, so the hang scenario costs little; a tiny build never takes this long.
@@ -327,6 +329,15 @@ def test_torchrun_writes_the_result_to_output_from_rank_0(tmp_path: Path) -> Non
     assert not run.stdout.strip() and os.listdir(output.parent) == ["widths.json"]
 
 
+def test_torchrun_with_trust_remote_code_measures_through_the_checkpoints_own_code(tmp_path: Path) -> None:
+    folder = tmp_path / "internvl-chat-tiny"
+    shutil.copytree(SNAPSHOT, folder)
+    run = _torchrun("--config", str(folder), "--trust-remote-code", "--json", "--device", "cpu")
+    assert run.returncode == 0, run.stderr
+    printed = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+    assert [p["widths"] for p in printed] == [measure(folder, device="cpu", trust_remote_code=True).widths]
+
+
 def _ranks_taking_ending_signals(launcher: subprocess.Popen[str], ranks: int) -> list[int]:
     """The pids of the launcher's children once each blocks SIGTERM and SIGHUP (its signal thread is up)."""
     wanted = (1 << (signal.SIGTERM - 1)) | (1 << (signal.SIGHUP - 1))
@@ -394,6 +405,7 @@ def test_torchrun_error_is_one_line_on_every_rank(tmp_path: Path) -> None:
         ({"RANK": "0", "WORLD_SIZE": "2"}, ["--model", "qwen3-vl-2b-instruct", "--timeout", "inf"], "finite"),
         ({"RANK": "0", "WORLD_SIZE": "2"}, ["--model", "qwen3-vl-2b-instruct", "--timeout", "nan"], "finite"),
         ({"RANK": "0", "WORLD_SIZE": "2"}, ["--model", "qwen3-vl-2b-instruct", "--timeout", "1e30"], "a week"),
+        ({"RANK": "0", "WORLD_SIZE": "2"}, ["--config", str(SNAPSHOT)], "predicted only"),  # no code runs
     ],
 )
 def test_bad_launch_is_an_error_before_joining_any_group(
