@@ -461,6 +461,8 @@ def render_coverage() -> str:
             )
             if r["served"]:
                 shipped = ", ".join(f"{m} ({r['answered_by'][m]})" for m in r["modalities"]) or "—"
+                if "measured_with" in r:
+                    shipped += f"; measured where {r['measured_with']} imports"
                 out.append(
                     f"| {code(r['architecture'])} | {family} | {PATHS[r['path']]} | {shipped} | {cell(plain(r['ships']))} |"
                 )

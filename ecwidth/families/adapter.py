@@ -23,7 +23,9 @@ is built or an item is made, so reading the registry's names stays cheap.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.util
 import pkgutil
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,7 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ecwidth.engines import releases
 from ecwidth.engines.text_config import text_config_of
-from ecwidth.errors import NoTokenRuleError, UnknownModelTypeError, UnmeasurableError
+from ecwidth.errors import NoTokenRuleError, UnknownModelTypeError, UnmeasurableError, one_line
 from ecwidth.families._served import ServedByReleases
 from ecwidth.families.items import DummySize, ItemKind, ItemSize
 
@@ -101,6 +103,10 @@ class FamilyAdapter(ServedByReleases):
     #: modalities the engine ships that cannot be measured here, each with why (items holding LM token
     #: embeddings need real weights): ``predict`` answers for them, a measurement leaves them out.
     predicted_only: ClassVar[Mapping[str, str]] = {}
+    #: a package ecwidth does not install that transformers builds the family's towers through (Gemma 3n's
+    #: vision tower is timm's): ``predicted_only`` says what holds without it; where it imports, this process
+    #: measures those modalities after all (``predicted_here``).
+    measured_with: ClassVar[str] = ""
     #: whether the build must lay out the language model's layers (``ecwidth.measuring.build.without_language_layers``);
     #: set it, saying why, only for a family whose encoder reads them.
     needs_language_layers: ClassVar[bool] = False
@@ -137,7 +143,7 @@ class FamilyAdapter(ServedByReleases):
 
     def config_modalities(self, config: Any) -> tuple[str, ...]:
         """Modalities a measurement encodes, in table order: what the model class declares, less those
-        whose encoder sub-config the config sets to null, and less ``predicted_only``; none for ``engine_only``."""
+        whose encoder sub-config the config sets to null, and less ``predicted_here``; none for ``engine_only``."""
         if self.engine_only:
             return ()
         import transformers
@@ -145,22 +151,32 @@ class FamilyAdapter(ServedByReleases):
         declared = getattr(getattr(transformers, self.model_class_for(config)), "input_modalities", ())
         if isinstance(declared, str) or set(declared) <= {"text"}:  # transformers before 5.20 left most classes
             declared = tuple(self.items)  # at the default "text": the family's item kinds say what it takes
+        unmeasurable = self.predicted_here()
         return tuple(
             modality
             for modality in MODALITY_ORDER
             if modality in declared
             and getattr(config, _SUB_CONFIGS[modality], True) is not None
-            and modality not in self.predicted_only
+            and modality not in unmeasurable
         )
 
+    def predicted_here(self) -> Mapping[str, str]:
+        """``predicted_only``, less what this process can measure after all: a family ``measured_with`` a
+        package that imports here is measured; where it does not import, why joins each reason."""
+        if not self.measured_with:
+            return self.predicted_only
+        problem = import_problem(self.measured_with)
+        return {modality: f"{why} ({problem})" for modality, why in self.predicted_only.items()} if problem else {}
+
     def check_measurable(self, config: Any, name: str) -> None:
-        """Refuse, before anything is built, a model whose every shipped modality is ``predicted_only``.
+        """Refuse, before anything is built, a model whose every shipped modality is ``predicted_here``.
 
         Raises:
             UnmeasurableError: Says why for each modality, and that ``ecwidth predict`` answers.
         """
-        if self.predicted_only and not self.config_modalities(config):
-            whys = "; ".join(f"{modality}: {why}" for modality, why in self.predicted_only.items())
+        unmeasurable = self.predicted_here()
+        if unmeasurable and not self.config_modalities(config):
+            whys = "; ".join(f"{modality}: {why}" for modality, why in unmeasurable.items())
             raise UnmeasurableError(
                 f"{name} ({config.model_type}) is predicted only ({whys}); `ecwidth predict` gives its width"
             )
@@ -371,6 +387,22 @@ def rows(features: Any) -> torch.Tensor:
     if isinstance(features, (tuple, list)):
         return torch.cat([rows(part) for part in features])
     return features.reshape(-1, features.shape[-1])
+
+
+@functools.cache
+def import_problem(package: str) -> str:
+    """Why ``package`` does not import in this process (``""`` where it does), tried once.
+
+    Not installed is found without importing anything; an installed package is imported, since one that is
+    there may still fail (PyPI's torchvision beside a CPU torch build).
+    """
+    if importlib.util.find_spec(package) is None:
+        return f"{package} is not installed"
+    try:
+        importlib.import_module(package)
+    except Exception as error:  # whatever the package raises on import: it cannot be used here
+        return f"{package} does not import here: {type(error).__name__}: {one_line(error)}"
+    return ""
 
 
 def auto_model_class(model_type: str) -> str:

@@ -49,6 +49,7 @@ def family_record(model_type: str, release: Release) -> dict[str, Any]:
         "look_alikes": list(adapter.look_alikes),
         "items": {modality: type(kind).__name__ for modality, kind in adapter.items.items()},
         "predicted_only": dict(adapter.predicted_only),
+        "measured_with": adapter.measured_with,
         "engine_only": adapter.engine_only,
     }
 
@@ -62,7 +63,8 @@ def shipped_modalities(adapter: FamilyAdapter, record: Serving) -> list[str]:
 
 def how_answered(adapter: FamilyAdapter, modality: str) -> str:
     """``measured`` where ecwidth builds the tower and encodes an item; ``rule`` where it answers from the
-    engine's rule read from the config (an engine-only family, or a modality it cannot encode here)."""
+    engine's rule read from the config (an engine-only family, or a modality it cannot encode without a package
+    it does not install: the record's ``measured_with`` names that package, with which it is measured)."""
     return "rule" if adapter.engine_only and not adapter.items or modality in adapter.predicted_only else "measured"
 
 
@@ -96,6 +98,8 @@ def architecture_records(release: Release) -> list[dict[str, Any]]:
             "ships": record.ships,
             "files": list(record.files),
         }
+        if adapter is not None and adapter.measured_with and record.serves:
+            row["measured_with"] = adapter.measured_with
         if not record.serves:
             row["why_not"] = record.why_not
         out.append(row)

@@ -67,10 +67,11 @@ def _check_request(
     if modalities is None:
         return accepted
     requested = requested_modalities(modalities)
+    unmeasurable = adapter.predicted_here()
     for modality in requested:
-        if modality in adapter.predicted_only:
+        if modality in unmeasurable:
             raise UnmeasurableError(
-                f"{modality} can only be predicted for this family: {adapter.predicted_only[modality]}. "
+                f"{modality} can only be predicted for this family: {unmeasurable[modality]}. "
                 "`ecwidth predict` gives its width"
             )
     unknown = [m for m in requested if m not in accepted]

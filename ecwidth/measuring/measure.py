@@ -377,7 +377,7 @@ def _measure_spec(
     adapter.check_served(spec.config, release)
     adapter.check_measurable(spec.config, spec.name)
     result.lm_hidden_size = adapter.lm_hidden_size(spec.config)
-    result.predicted_only = adapter.in_engine_keys(adapter.predicted_only, release)
+    result.predicted_only = adapter.in_engine_keys(adapter.predicted_here(), release)
     unserved = adapter.unserved(spec.config, options, release)
     result.unserved = adapter.in_engine_keys(unserved, release)
     if dummy == "profile" and device.type == "cpu":

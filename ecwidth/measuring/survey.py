@@ -87,7 +87,7 @@ def by_rule(spec: ModelSpec) -> bool:
     """Whether the model's family only predicts (an ``engine_only`` family that builds nothing): its rows are the
     engine's rule applied to its config, ``source`` ``"predicted"``, never a measurement."""
     adapter = spec.adapter
-    return adapter is not None and bool(adapter.predicted_only) and not adapter.config_modalities(spec.config)
+    return adapter is not None and bool(adapter.predicted_here()) and not adapter.config_modalities(spec.config)
 
 
 def rows_from_rule(
