@@ -14,7 +14,9 @@ wide (``pixtral.py``). A file with a Whisper encoder
 class merges ``downsample_factor`` rows and ships its audio-language adapter's
 output, ``dim`` wide too (``voxtral.py``). ecwidth makes the same configs, in
 transformers' field names, from the fields a width reads. A causal encoder
-(Voxtral Realtime) is refused, naming the Hugging Face-format file to pass.
+(Voxtral Realtime) becomes a ``voxtral_realtime`` config,
+``VoxtralRealtimeGeneration``, which ships its pooled convolution rows
+(``voxtral_realtime.py``): the encoder's ``dim`` × ``downsample_factor`` wide.
 """
 
 from __future__ import annotations
@@ -118,10 +120,7 @@ def _voxtral(text: dict[str, Any], whisper: Mapping[str, Any], *, source: str) -
             "copy the model's published params.json whole"
         )
     if encoder.get("causal"):
-        raise ConfigError(
-            f"{source}: a Mistral-format Voxtral Realtime checkpoint (a causal Whisper encoder) is not read yet; "
-            "pass the model's Hugging Face-format config.json instead"
-        )
+        return _voxtral_realtime(text, encoder, factor, bins)
     if encoder["hidden_dim"] != encoder["dim"] * factor:
         raise ConfigError(
             f"{source}: the Whisper encoder's hidden_dim ({encoder['hidden_dim']}) is not dim × downsample_factor "
@@ -142,4 +141,25 @@ def _voxtral(text: dict[str, Any], whisper: Mapping[str, Any], *, source: str) -
         "architectures": ["VoxtralForConditionalGeneration"],
         "text_config": {"model_type": "llama", **text},
         "audio_config": audio,
+    }
+
+
+def _voxtral_realtime(text: dict[str, Any], encoder: Mapping[str, Any], factor: int, bins: int) -> dict[str, Any]:
+    """vLLM's config of a causal Whisper encoder (Voxtral Realtime), in transformers' names: architecture
+    ``VoxtralRealtimeGeneration``, whose ``block_pool_size`` is the downsample factor."""
+    audio = {
+        "model_type": "voxtral_realtime_encoder",
+        "hidden_size": encoder["dim"],
+        "num_hidden_layers": encoder["n_layers"],
+        "num_attention_heads": encoder["n_heads"],
+        "intermediate_size": encoder["hidden_dim"],
+        "num_mel_bins": bins,
+    }
+    audio.update({name: encoder[name] for name in ("head_dim", "sliding_window") if is_positive_int(encoder.get(name))})
+    return {
+        "model_type": "voxtral_realtime",
+        "architectures": ["VoxtralRealtimeGeneration"],
+        "text_config": {"model_type": "voxtral_realtime_text", **text},
+        "audio_config": audio,
+        "downsample_factor": factor,
     }

@@ -1,4 +1,4 @@
-"""Voxtral-Realtime at tiny scale: transformers' port ships the text width, not the native class's pooled conv rows."""
+"""Voxtral-Realtime at tiny scale: the Hugging Face format ships the text width, vLLM's own class its pooled conv rows."""
 
 from __future__ import annotations
 
@@ -12,3 +12,12 @@ def test_width_is_the_lm_hidden_size_not_the_pooled_conv_rows_vllm_ships_nativel
     assert result.widths == {"audio": config["text_config"]["hidden_size"]}
     pooled_conv_rows = config["audio_config"]["hidden_size"] * config["downsample_factor"]
     assert result.widths["audio"] != pooled_conv_rows
+
+
+def test_named_as_vllms_own_class_it_ships_the_conv_rows_pooled_downsample_factor_at_a_time() -> None:
+    config = tiny_config("voxtral_realtime")
+    config["architectures"] = ["VoxtralRealtimeGeneration"]  # what vLLM makes of the Mistral-format checkpoint
+    result = measure(config, device="cpu")
+    assert result.widths == {"audio": config["audio_config"]["hidden_size"] * config["downsample_factor"]}
+    assert result.widths["audio"] != config["text_config"]["hidden_size"]
+    assert result.predicted == result.widths

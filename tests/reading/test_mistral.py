@@ -79,7 +79,6 @@ def test_config_json_is_read_before_params_json(tmp_path):
         ),
         ({"multimodal": voxtral_params()["multimodal"]}, "both a vision encoder and a Whisper encoder"),
         ({"vision_encoder": None, **voxtral_params(n_heads=None)}, "'encoder_args.n_heads' must be positive"),
-        ({"vision_encoder": None, **voxtral_params(causal=True)}, "Voxtral Realtime .* not read yet"),
         ({"vision_encoder": None, **voxtral_params(hidden_dim=48)}, r"hidden_dim \(48\) is not dim × downsample"),
     ],
 )
@@ -103,3 +102,16 @@ def test_a_voxtral_params_json_is_read_as_vllms_voxtral_config_and_measured(tmp_
     assert spec.config.audio_config.hidden_size == encoder["dim"] != params["dim"]
     assert predict_widths(spec) == {"audio": params["dim"]}
     assert measure(spec, device="cpu", progress=False).widths == {"audio": params["dim"]}
+
+
+def test_a_voxtral_realtime_params_json_ships_vllms_pooled_conv_rows_not_the_text_dim(tmp_path):
+    """A causal encoder is vLLM's VoxtralRealtimeGeneration: conv rows pooled ``downsample_factor`` at a time."""
+    from ecwidth.measuring.measure import measure
+
+    params = voxtral_params(causal=True, sliding_window=16)
+    whisper = params["multimodal"]["whisper_model_args"]
+    pooled = whisper["encoder_args"]["dim"] * whisper["downsample_args"]["downsample_factor"]
+    spec = resolve_spec(checkpoint(tmp_path, params))
+    assert (spec.model_type, spec.config.architectures) == ("voxtral_realtime", ["VoxtralRealtimeGeneration"])
+    assert predict_widths(spec) == {"audio": pooled} and pooled != params["dim"]
+    assert measure(spec, device="cpu", progress=False).widths == {"audio": pooled}
