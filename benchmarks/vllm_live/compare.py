@@ -27,6 +27,12 @@ gets a stand-in config class registered with ``AutoConfig`` in this process
 (``register_remote_config``), so no hub code is run. vLLM's processing info
 asks an engine-only family's tokenizer (and Ovis2.5's image processor) while
 it builds the model config, so placeholders are written beside the config.
+
+Mistral-format checkpoints (``MISTRAL_FORMAT``: a ``params.json`` from
+``tests/tiny/mistral/``) are read by vLLM with ``--config-format mistral`` and
+their Tekken tokenizer, whose audio section Voxtral's classes load in
+``__init__``; a tokenizer of the 256 bytes and mistral_common's special tokens
+is written beside the file. ecwidth measures the same folder.
 """
 
 from __future__ import annotations
@@ -414,6 +420,8 @@ def _merged(config: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
 
 def prepared(model_type: str) -> tuple[Path, dict[str, Any]]:
     """A folder holding the tiny config as vLLM reads it (and a backend family's processor), and that config."""
+    if model_type in MISTRAL_FORMAT:
+        return prepared_mistral(model_type)
     config = json.loads((TINY / f"{model_type}.json").read_text())
     architecture = (ARCHITECTURES.get(model_type) or TRANSFORMERS_BACKEND_ARCHITECTURES.get(model_type)
                     or ENGINE_ONLY_ARCHITECTURES[model_type])  # fmt: skip
@@ -436,6 +444,56 @@ def prepared(model_type: str) -> tuple[Path, dict[str, Any]]:
     if model_type in TRANSFORMERS_BACKEND_ARCHITECTURES:
         write_processor(model_type, folder)
     return folder, config
+
+
+#: Mistral-format checkpoints run here, by name: the tiny ``params.json`` in ``tests/tiny/mistral/`` each reads.
+MISTRAL_FORMAT = {"voxtral@params.json": "voxtral", "voxtral_realtime@params.json": "voxtral_realtime"}
+#: Text-model fields vLLM's Mistral loader needs that a width never reads: a vocabulary that holds the Tekken
+#: tokenizer's ids, and the context length the file would otherwise be asked of the hub for.
+MISTRAL_LM_FIELDS = {"max_position_embeddings": 1024}
+
+
+def prepared_mistral(name: str) -> tuple[Path, dict[str, Any]]:
+    """A folder with the tiny ``params.json`` and a Tekken tokenizer, and the params as vLLM reads them."""
+    params = json.loads((TINY / "mistral" / f"{MISTRAL_FORMAT[name]}.json").read_text())
+    folder = WORK / name.replace("@", "-")
+    folder.mkdir(parents=True, exist_ok=True)
+    params.update(MISTRAL_LM_FIELDS, vocab_size=write_tekken(folder, params))
+    (folder / "params.json").write_text(json.dumps(params, indent=1))
+    return folder, params
+
+
+def write_tekken(folder: Path, params: dict[str, Any]) -> int:
+    """Save a Tekken tokenizer (``tekken.json``) of the 256 bytes and every special token, with the audio section
+    the Whisper encoder's arguments imply (streaming for a causal encoder, as Voxtral Realtime's); its size."""
+    import base64
+
+    from mistral_common.tokens.tokenizers.base import SpecialTokens
+
+    encoder = params["multimodal"]["whisper_model_args"]["encoder_args"]
+    mel = encoder["audio_encoding_args"]
+    audio: dict[str, Any] = {"sampling_rate": mel["sampling_rate"], "frame_rate": 12.5, "audio_encoding_config": {
+        key: mel[key] for key in ("num_mel_bins", "hop_length", "window_size")}}  # fmt: skip
+    if encoder.get("causal"):
+        audio.update(
+            transcription_format="streaming",
+            transcription_delay_ms=480,
+            streaming_look_ahead_ms=0,
+            streaming_look_back_ms=0,
+            streaming_n_left_pad_tokens=0,
+        )
+    specials = [
+        {"rank": rank, "token_str": token.value, "is_control": True} for rank, token in enumerate(SpecialTokens)
+    ]
+    vocab = [{"rank": byte, "token_bytes": base64.b64encode(bytes([byte])).decode(), "token_str": None}
+             for byte in range(256)]  # fmt: skip
+    size = len(vocab) + len(specials)
+    (folder / "tekken.json").write_text(json.dumps({
+        "config": {"pattern": r"[^\s]+|\s+", "num_vocab_tokens": len(vocab), "default_vocab_size": size,
+                   "default_num_special_tokens": len(specials), "version": "v13"},
+        "vocab": vocab, "special_tokens": specials, "version": 1, "type": "Tekken", "audio": audio,
+    }))  # fmt: skip
+    return size
 
 
 #: Placeholder tokens vLLM's processing info looks up in the tokenizer's vocabulary while it settles which
@@ -555,9 +613,11 @@ def vllm_model(folder: Path) -> tuple[Any, torch.nn.Module]:
     from vllm.engine.arg_utils import EngineArgs
     from vllm.model_executor.model_loader import get_model
 
+    mistral = (folder / "params.json").exists()
+    tokenizer = (folder / "tokenizer.json").exists() or mistral
     config = EngineArgs(
-        model=str(folder), load_format="dummy", skip_tokenizer_init=not (folder / "tokenizer.json").exists(),
-        enforce_eager=True,
+        model=str(folder), load_format="dummy", skip_tokenizer_init=not tokenizer, enforce_eager=True,
+        **({"config_format": "mistral", "tokenizer_mode": "mistral"} if mistral else {}),
         dtype="float32", max_model_len=1024,
         # No KV cache is used here; and on a CPU an MLA model with linear-attention layers (GLM-5-Next) has prefix
         # caching turned off after its mamba block size was set for it, which vLLM's config check then refuses.
@@ -582,8 +642,9 @@ def ecwidth_widths(model_type: str) -> tuple[str, dict[str, Any]]:
     """
     how = "predicted" if model_type in ENGINE_ONLY_ARCHITECTURES else "measured"
     command = ["measure"] if how == "measured" else ["predict", "--engine", "vllm==0.32.0"]
+    source = prepared(model_type)[0] if model_type in MISTRAL_FORMAT else TINY / f"{model_type}.json"
     run = subprocess.run(
-        [str(ROOT / ".venv" / "bin" / "ecwidth"), *command, "--config", str(TINY / f"{model_type}.json"), "--json"],
+        [str(ROOT / ".venv" / "bin" / "ecwidth"), *command, "--config", str(source), "--json"],
         cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ""},
     )  # fmt: skip
     if run.returncode:
@@ -982,6 +1043,11 @@ def moondream3_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {"image": {"pixel_values": [torch.randn(1, 3, side, side)]}}
 
 
+def mistral_audio_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """One second of 16 kHz waveform: Voxtral's classes make their own mels (``audio_arrays``)."""
+    return {"audio": {"audio_arrays": [torch.randn(16000)]}}
+
+
 #: Engine-only families' items (their widths are ecwidth's predictions).
 ENGINE_ONLY_ITEMS = {
     "internvl_chat": internvl_chat_video_items, "h2ovl_chat": internvl_chat_items, "NVLM_D": internvl_chat_items,
@@ -999,6 +1065,7 @@ ENGINE_ONLY_ITEMS = {
     "moondream3": moondream3_items, "intern_s2_preview": qwen_items,
 }  # fmt: skip
 ITEMS.update(ENGINE_ONLY_ITEMS)
+ITEMS.update(dict.fromkeys(MISTRAL_FORMAT, mistral_audio_items))
 
 
 def compare(model_type: str) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Mistral-format checkpoints: a ``params.json`` read as vLLM's ``--config-format mistral`` reads it."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -8,6 +9,9 @@ from ecwidth.cli.commands import main
 from ecwidth.errors import ConfigError, EcwidthError
 from ecwidth.measuring.predict import predict_widths
 from ecwidth.reading.configs import resolve_spec
+
+#: The tiny Mistral-format checkpoints' params.json, which benchmarks/vllm_live runs through vLLM too.
+MISTRAL_TINY = Path(__file__).parents[1] / "tiny" / "mistral"
 
 
 def pixtral_params(**changes) -> dict:
@@ -24,17 +28,10 @@ def pixtral_params(**changes) -> dict:
 
 
 def voxtral_params(**encoder_changes) -> dict:
-    """A small Voxtral ``params.json`` (Mistral's names), every width apart: ``dim`` 40, encoder 16 (× 4 merged)."""
-    encoder = {"audio_encoding_args": {"sampling_rate": 16000, "num_mel_bins": 8, "hop_length": 160,
-                                       "window_size": 400},
-               "dim": 16, "n_layers": 1, "head_dim": 8, "hidden_dim": 64, "n_heads": 2, "vocab_size": 64,
-               "max_source_positions": 1500}  # fmt: skip
-    encoder.update(encoder_changes)
-    return {
-        "dim": 40, "n_layers": 1, "head_dim": 20, "hidden_dim": 96, "n_heads": 2, "n_kv_heads": 1,
-        "rope_theta": 1e8, "norm_eps": 1e-5, "vocab_size": 128,
-        "multimodal": {"whisper_model_args": {"encoder_args": encoder, "downsample_args": {"downsample_factor": 4}}},
-    }  # fmt: skip
+    """The tiny Voxtral ``params.json`` (Mistral's names), every width apart: ``dim`` 40, encoder 16 (× 4 merged)."""
+    params = json.loads((MISTRAL_TINY / "voxtral.json").read_text())
+    params["multimodal"]["whisper_model_args"]["encoder_args"].update(encoder_changes)
+    return params
 
 
 def checkpoint(tmp_path, params) -> str:
@@ -108,7 +105,7 @@ def test_a_voxtral_realtime_params_json_ships_vllms_pooled_conv_rows_not_the_tex
     """A causal encoder is vLLM's VoxtralRealtimeGeneration: conv rows pooled ``downsample_factor`` at a time."""
     from ecwidth.measuring.measure import measure
 
-    params = voxtral_params(causal=True, sliding_window=16)
+    params = json.loads((MISTRAL_TINY / "voxtral_realtime.json").read_text())
     whisper = params["multimodal"]["whisper_model_args"]
     pooled = whisper["encoder_args"]["dim"] * whisper["downsample_args"]["downsample_factor"]
     spec = resolve_spec(checkpoint(tmp_path, params))
