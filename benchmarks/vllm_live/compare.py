@@ -213,6 +213,9 @@ ENGINE_ONLY_ARCHITECTURES = {
     "mimo_v2": "MiMoV2OmniForCausalLM",
     "fire_red_asr2_qwen2": "FireRedASR2ForConditionalGeneration",
     "kimi_audio_qwen2": "MoonshotKimiaForCausalLM",
+    "NemotronH_Nano_VL_V2": "NemotronH_Nano_VL_V2",
+    "NemotronH_Nano_Omni_Reasoning_V3": "NemotronH_Nano_Omni_Reasoning_V3",
+    "NemotronH_Super_Omni_Reasoning_V3": "NemotronH_Super_Omni_Reasoning_V3",
 }
 
 #: Remote-code model types (their config's ``auto_map`` names hub code, which this script never runs, and vLLM
@@ -253,6 +256,9 @@ REMOTE_CONFIG_SECTIONS: dict[str, dict[str, str]] = {
     "interns1_pro": {"text_config": "auto", "vision_config": "plain"},
     "mimo_v2": {},  # vLLM makes its own Mimo_VLVisionConfig of the dict (mimo_v2_omni.py)
     "kimi_audio_qwen2": {},
+    "NemotronH_Nano_VL_V2": {"llm_config": "auto", "vision_config": "plain"},
+    "NemotronH_Nano_Omni_Reasoning_V3": {"llm_config": "auto", "vision_config": "plain", "sound_config": "auto"},
+    "NemotronH_Super_Omni_Reasoning_V3": {"llm_config": "auto", "vision_config": "plain", "sound_config": "auto"},
 }
 
 #: The transformers config class a flat remote-code config subclasses (its LM's fields at the top level, and
@@ -294,6 +300,10 @@ REMOTE_DEFAULTS: dict[str, dict[str, Any]] = {
 #: tiny attention_dim, as published).
 PUBLISHED_FIELDS: dict[str, dict[str, Any]] = {
     "chatglm": {"vision_config": {"dropout_prob": 0.0}},
+    # Nemotron Nano VL casts its towers to the LM config's dtype, which the published llm_config sets (bfloat16:
+    # extract_feature casts the ViT output to bfloat16 whatever the model dtype).
+    **dict.fromkeys(["NemotronH_Nano_VL_V2", "NemotronH_Nano_Omni_Reasoning_V3", "NemotronH_Super_Omni_Reasoning_V3"],
+                    {"llm_config": {"torch_dtype": "bfloat16"}}),
     # MiMo-V2-Omni's vision tower reads use_sink with no default; False is vLLM's MiMoVisionBlock default (the
     # published value was not found), and its key/value heads default to 8, past the tiny tower's 2 heads: both
     # attention details, not widths.
@@ -439,6 +449,9 @@ def prepared(model_type: str) -> tuple[Path, dict[str, Any]]:
         write_tokenizer(folder)
     if model_type in IMAGE_PROCESSORS:
         write_image_processor(IMAGE_PROCESSORS[model_type], folder)
+    if model_type in WHISPER_SUBFOLDERS:
+        write_whisper_subfolder(folder / "whisper-large-v3", WHISPER_SUBFOLDERS[model_type])
+        write_tiktoken(folder)
     (folder / "config.json").write_text(json.dumps(config, indent=1))
 
     if model_type in TRANSFORMERS_BACKEND_ARCHITECTURES:
@@ -531,6 +544,29 @@ def write_image_processor(model_type: str, folder: Path) -> None:
     name = IMAGE_PROCESSOR_MAPPING_NAMES[model_type]
     name = name.get("pil", name.get("torchvision")) if isinstance(name, dict) else name
     getattr(transformers, name)().save_pretrained(folder)
+
+
+#: Families whose checkpoint keeps its Whisper encoder's config (and feature extractor) in a ``whisper-large-v3``
+#: subfolder, which vLLM's class reads in ``__init__`` (Kimi-Audio, ``kimi_audio.py``), and that tiny encoder:
+#: four of its rows are folded into one (``d_model`` × 4 = the tiny config's ``kimia_adaptor_input_dim``).
+WHISPER_SUBFOLDERS = {"kimi_audio_qwen2": {"d_model": 32, "encoder_layers": 1, "encoder_attention_heads": 2,
+                                          "encoder_ffn_dim": 64, "num_mel_bins": 8, "max_source_positions": 1500}}  # fmt: skip
+
+
+def write_whisper_subfolder(folder: Path, encoder: dict[str, Any]) -> None:
+    """Save a Whisper config of ``encoder``'s fields and its default feature extractor (at its mel bins)."""
+    import transformers
+
+    transformers.WhisperConfig(**encoder).save_pretrained(folder)
+    transformers.WhisperFeatureExtractor(feature_size=encoder["num_mel_bins"]).save_pretrained(folder)
+
+
+def write_tiktoken(folder: Path) -> None:
+    """Save a ``tiktoken.model`` of the 256 bytes (Kimi-Audio's tokenizer file: base64 token and rank a line)."""
+    import base64
+
+    lines = (f"{base64.b64encode(bytes([byte])).decode()} {byte}" for byte in range(256))
+    (folder / "tiktoken.model").write_text("\n".join(lines) + "\n")
 
 
 def _section(fields: dict[str, Any], kind: str, name: str) -> Any:
@@ -1037,6 +1073,27 @@ def fire_red_asr2_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Ten
     return {"audio": {"input_features": torch.randn(1, 80, features), "speech_lengths": torch.tensor([80])}}
 
 
+def kimi_audio_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """One 30 s window of the subfolder encoder's mels (``whisper_input_features``), 375 rows after the fold."""
+    bins = WHISPER_SUBFOLDERS["kimi_audio_qwen2"]["num_mel_bins"]
+    return {"audio": {"whisper_input_features": torch.randn(1, bins, 3000)}}
+
+
+def nemotron_nano_vl_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """One tile in bfloat16, the dtype the class casts its RADIO tower to (the LM config's)."""
+    side = config["force_image_size"]
+    return {"image": {"pixel_values_flat": torch.randn(1, 3, side, side, dtype=torch.bfloat16),
+                      "image_num_patches": torch.tensor([1])}}  # fmt: skip
+
+
+def nemotron_omni_v3_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """The Nano VL tile and 64 frames of the Parakeet encoder's mels, both in bfloat16 (the LM config's dtype)."""
+    bins, frames = config["sound_config"]["num_mel_bins"], 64
+    audio = {"input_audio_features": torch.randn(1, frames, bins, dtype=torch.bfloat16),
+             "feature_attention_mask": torch.ones(1, frames, dtype=torch.bool), "audio_num_clips": torch.tensor([1])}  # fmt: skip
+    return {**nemotron_nano_vl_items(config), "audio": audio}
+
+
 def moondream3_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """One image as its global crop alone, ``crop_size`` square (no local crops, so no tiling)."""
     side = config["config"]["vision"]["crop_size"]
@@ -1062,7 +1119,8 @@ ENGINE_ONLY_ITEMS = {
     "midashenglm": midashenglm_items, "funaudiochat": funaudiochat_items, "KeyeVL1_5": keye_vl1_5_items,
     "ovis2_6": ovis2_5_items, "chatglm": tile_items, "fun_asr_qwen3": fun_asr_items,
     "phi4-siglip": phi4_siglip_items, "step_robotics": step3_vl_items, "fire_red_asr2_qwen2": fire_red_asr2_items,
-    "moondream3": moondream3_items, "intern_s2_preview": qwen_items,
+    "moondream3": moondream3_items, "intern_s2_preview": qwen_items, "kimi_audio_qwen2": kimi_audio_items, "NemotronH_Nano_VL_V2": nemotron_nano_vl_items,
+    "NemotronH_Nano_Omni_Reasoning_V3": nemotron_omni_v3_items, "NemotronH_Super_Omni_Reasoning_V3": nemotron_omni_v3_items,
 }  # fmt: skip
 ITEMS.update(ENGINE_ONLY_ITEMS)
 ITEMS.update(dict.fromkeys(MISTRAL_FORMAT, mistral_audio_items))
