@@ -263,10 +263,15 @@ def encode_dummies(
             except EcwidthError:
                 raise
             except (RuntimeError, MemoryError, ValueError, TypeError, IndexError) as error:
-                hint = " Retry with --dummy minimal (dummy='minimal')." if dummy != "minimal" else ""
+                hint = (
+                    " Retry with --dummy minimal (dummy='minimal')."
+                    if dummy != "minimal"
+                    else " Check the config's sizes against the model's published config.json: one that disagrees "
+                    "with another (a projector's input with its tower's output) fails here."
+                )
                 raise EncodeError(
                     f"encoding a {dummy} {modality!r} dummy item through {type(model).__name__} failed: "
-                    f"{type(error).__name__}: {error}.{hint}"
+                    f"{type(error).__name__}: {str(error).rstrip('.')}.{hint}"
                 ) from error
             if packed.ndim == 0 or packed.shape[-1] < 1 or packed.shape[:-1].numel() < 1:
                 raise EncodeError(

@@ -56,6 +56,15 @@ def test_encoder_failure_names_the_modality_and_suggests_minimal(monkeypatch):
         ecwidth.measure_widths(ToyEncoder(ToyConfig()), dummy="profile")
 
 
+def test_a_minimal_item_that_fails_points_at_the_configs_sizes(monkeypatch):
+    def mismatch(self, model, modality, item):
+        raise RuntimeError("a and b must have same reduction dim, but got [1, 27] X [24, 24].")
+
+    monkeypatch.setattr(ToyAdapter, "encode", mismatch)
+    with pytest.raises(EncodeError, match=r"\[24, 24\]\. Check the config's sizes against .*published config.json"):
+        ecwidth.measure_widths(ToyEncoder(ToyConfig()), dummy="minimal")
+
+
 def test_registry_serves_the_adapter_by_model_type():
     assert "ecwidth_toy" in supported_model_types()
     assert isinstance(adapter_for("ecwidth_toy"), ToyAdapter)
