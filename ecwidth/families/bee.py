@@ -24,6 +24,8 @@ _ENGINE_ONLY = "no transformers class can build this family (remote code, which 
 @register
 class BeeAdapter(_TextWidth):
     model_types = ("bee",)
+    #: the published model_type is not confirmed from the engine's sources: file configs by architecture too.
+    architectures = ("BeeForConditionalGeneration",)
     predicted_only = {"image": _ENGINE_ONLY}
 
     def required_paths(self, raw: Mapping[str, Any]) -> tuple[str, ...]:

@@ -25,7 +25,11 @@ none where the list is absent (the tower reads it with ``hasattr``) or empty.
   the same width, and +5 on images with video pruning; neither sets
   ``video_pruning_method``, which ``_postprocess_video_embeds_evs`` reads, so a
   pruned video item fails (the registry says so). Published Qwen3.5-style
-  vision configs list no DeepStack layers.
+  vision configs list no DeepStack layers. Intern-S2-Preview's config also
+  holds a ``ts_config`` (a time-series encoder; public code that reads the
+  published file quotes its ``model_type``, ``intern_s2_preview``); vLLM maps
+  its ``time_series.`` weights to nothing (``hf_to_vllm_mapper``) and ships no
+  time-series item.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from ecwidth.families.engine_rule import REMOTE_CODE, EngineRuleAdapter
 
 @register
 class Ovis2_5Adapter(EngineRuleAdapter):
-    model_types = ("ovis2_5", "ovis2_6")
+    model_types = ("ovis2_5",)
     shipped = ("image", "video")
     why = REMOTE_CODE
     required_fields = ("hidden_size",)
@@ -34,3 +34,10 @@ class Ovis2_5Adapter(EngineRuleAdapter):
 
     def lm_hidden_size(self, config: Any) -> int:
         return int(config.hidden_size)  # the top-level field, not llm_config's
+
+
+@register
+class Ovis2_6Adapter(Ovis2_5Adapter):
+    model_types = ("ovis2_6",)
+    #: the published model_type is not confirmed from the engine's sources: file configs by architecture too.
+    architectures = ("Ovis2_6ForCausalLM", "Ovis2_6_MoeForCausalLM")

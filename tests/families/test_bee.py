@@ -47,3 +47,9 @@ def test_the_published_auto_map_is_read_without_running_code():
     assert spec.config.text_config.hidden_size == raw["text_config"]["hidden_size"]
     with pytest.raises(AttributeError, match="read-only"):
         spec.config.model_type = "llava_onevision"
+
+
+def test_a_config_is_filed_by_its_architecture_whatever_its_model_type():
+    raw = {**tiny_config("bee"), "model_type": "llava_onevision"}  # the published type is not confirmed
+    assert resolve_spec(raw).model_type == "bee"
+    assert predict_widths(raw) == {"image": raw["text_config"]["hidden_size"]}

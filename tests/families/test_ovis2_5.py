@@ -45,3 +45,10 @@ def test_a_published_auto_map_is_read_without_running_code():
     assert spec.config.hidden_size == raw["hidden_size"]
     with pytest.raises(AttributeError, match="read-only"):
         spec.config.model_type = "ovis2"
+
+
+@pytest.mark.parametrize("architecture", ["Ovis2_6ForCausalLM", "Ovis2_6_MoeForCausalLM"])
+def test_an_ovis2_6_config_is_filed_by_its_architecture_whatever_its_model_type(architecture):
+    raw = {**tiny_config("ovis2_6"), "model_type": "ovis2_5", "architectures": [architecture]}
+    assert resolve_spec(raw).model_type == "ovis2_6"
+    assert predict_widths(raw) == {"image": raw["hidden_size"], "video": raw["hidden_size"]}
