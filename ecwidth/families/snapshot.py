@@ -14,10 +14,12 @@ measurement reports.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ecwidth.errors import ConfigError, one_line
 from ecwidth.families.adapter import MODALITY_ORDER, FamilyAdapter, rows
 from ecwidth.families.items import ItemKind
 
@@ -64,12 +66,42 @@ def _snapshot_class(family: type[FamilyAdapter]) -> type[FamilyAdapter]:
             return tuple(modality for modality in MODALITY_ORDER if modality in shipped and modality in code.items)
 
         def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
-            import transformers
+            """The class this checkpoint's files define, built from its config.
 
-            return getattr(transformers, code.auto_class).from_config(config, trust_remote_code=True, dtype=dtype)
+            The class is looked up in the folder's own files every time: ``AutoModel.from_config`` keeps the
+            first remote class it met for a config class, so a second checkpoint whose configuration code is
+            the same file but whose modelling code differs would be built with the first one's.
+            """
+            from transformers.dynamic_module_utils import get_class_from_dynamic_module
+
+            try:
+                with _transformers_quiet():  # what fails is said once, in the error below, not logged first
+                    model_class = get_class_from_dynamic_module(
+                        config.auto_map[code.auto_class], config.name_or_path, local_files_only=True
+                    )
+                    return model_class._from_config(config, dtype=dtype)  # as AutoModel.from_config builds it
+            except Exception as error:  # the checkpoint's code may raise anything: a package it imports, missing
+                raise ConfigError(
+                    f"the checkpoint's modelling code could not build the model: {type(error).__name__}: "
+                    f"{one_line(error)}; install what it names, or leave out --trust-remote-code to answer from "
+                    "the engine's rule"
+                ) from error
 
         def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
             return rows(getattr(model, code.feature_method)(**item))
 
     SnapshotAdapter.__name__ = SnapshotAdapter.__qualname__ = f"Snapshot{family.__name__}"
     return SnapshotAdapter
+
+
+@contextmanager
+def _transformers_quiet() -> Iterator[None]:
+    """transformers logs nothing for the block (it logs a failed import of remote code before raising it)."""
+    from transformers.utils import logging
+
+    previous = logging.get_verbosity()
+    logging.set_verbosity(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logging.set_verbosity(previous)

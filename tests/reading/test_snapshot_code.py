@@ -52,11 +52,12 @@ def test_with_the_flag_the_checkpoints_code_is_built_and_measured(checkpoint):
     assert width != json.loads((checkpoint / "config.json").read_text())["vision_config"]["hidden_size"]
 
 
-def test_the_width_is_what_the_code_ships_not_the_rule(checkpoint):
-    """Widen the snapshot's last projector layer: the measurement follows the code, and says it disagrees.
-    (transformers names a local checkpoint's modules after its folder and imports them once a process, so the
-    edited copy gets a folder name of its own.)"""
-    checkpoint = checkpoint.rename(checkpoint.with_name("internvl-chat-wide"))
+def test_the_width_is_what_the_code_ships_not_the_rule(checkpoint, tmp_path):
+    """Widen the snapshot's last projector layer: the measurement follows the code, and says it disagrees, even
+    after a checkpoint in a folder of the same name, with the same configuration code, was built in this process
+    (``AutoModel.from_config`` would reuse that one's class)."""
+    first = shutil.copytree(SNAPSHOT, tmp_path / "first" / checkpoint.name)
+    assert measure(first, device="cpu", trust_remote_code=True).widths["image"] == llm_hidden(first)
     modeling = checkpoint / "modeling_internvl_chat.py"
     modeling.write_text(modeling.read_text().replace("nn.Linear(llm_hidden, llm_hidden)", "nn.Linear(llm_hidden, 56)"))
     with warnings.catch_warnings(record=True) as caught:
@@ -104,6 +105,23 @@ def test_a_checkpoint_whose_code_cannot_be_loaded_is_one_error_line(checkpoint, 
     assert main(["measure", "--config", str(checkpoint), "--trust-remote-code", "--device", "cpu"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("ecwidth: error: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("code", "says"),
+    [
+        ("import a_package_not_installed\n", "requires the following packages .*a_package_not_installed"),
+        ("raise RuntimeError('FlashAttention2 is not installed')\n", "RuntimeError: FlashAttention2"),
+    ],
+)
+def test_modelling_code_that_cannot_run_here_is_one_error_line_that_says_what_to_do(checkpoint, capsys, code, says):
+    modeling = checkpoint / "modeling_internvl_chat.py"
+    modeling.write_text(code + modeling.read_text())
+    with pytest.raises(ConfigError, match=f"modelling code could not build the model: .*{says}"):
+        measure(checkpoint, device="cpu", trust_remote_code=True)
+    assert main(["measure", "--config", str(checkpoint), "--trust-remote-code", "--device", "cpu"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ecwidth: error: ") and err.count("\n") == 1 and "leave out --trust-remote-code" in err
 
 
 def test_profile_items_and_sizing_go_through_the_checkpoints_code_too(checkpoint, capsys):
