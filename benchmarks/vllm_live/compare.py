@@ -214,6 +214,7 @@ ENGINE_ONLY_ARCHITECTURES = {
     "fire_red_asr2_qwen2": "FireRedASR2ForConditionalGeneration",
     "kimi_audio_qwen2": "MoonshotKimiaForCausalLM",
     "NemotronH_Nano_VL_V2": "NemotronH_Nano_VL_V2",
+    "moss_audio": "MossAudioModel",
     "NemotronH_Nano_Omni_Reasoning_V3": "NemotronH_Nano_Omni_Reasoning_V3",
     "NemotronH_Super_Omni_Reasoning_V3": "NemotronH_Super_Omni_Reasoning_V3",
 }
@@ -257,6 +258,8 @@ REMOTE_CONFIG_SECTIONS: dict[str, dict[str, str]] = {
     "mimo_v2": {},  # vLLM makes its own Mimo_VLVisionConfig of the dict (mimo_v2_omni.py)
     "kimi_audio_qwen2": {},
     "NemotronH_Nano_VL_V2": {"llm_config": "auto", "vision_config": "plain"},
+    # vLLM's model file defines a MossAudioConfig but registers it nowhere: checkpoints bring their own class.
+    "moss_audio": {"audio_config": "plain", "language_config": "auto"},
     "NemotronH_Nano_Omni_Reasoning_V3": {"llm_config": "auto", "vision_config": "plain", "sound_config": "auto"},
     "NemotronH_Super_Omni_Reasoning_V3": {"llm_config": "auto", "vision_config": "plain", "sound_config": "auto"},
 }
@@ -1094,6 +1097,12 @@ def nemotron_omni_v3_items(config: dict[str, Any]) -> dict[str, dict[str, torch.
     return {**nemotron_nano_vl_items(config), "audio": audio}
 
 
+def moss_audio_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
+    """200 frames of the Whisper-style encoder's mels (``audio_data`` (1, mels, frames)) and their length."""
+    bins = config["audio_config"]["num_mel_bins"]
+    return {"audio": {"audio_data": torch.randn(1, bins, 200), "audio_data_seqlens": torch.tensor([200])}}
+
+
 def moondream3_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """One image as its global crop alone, ``crop_size`` square (no local crops, so no tiling)."""
     side = config["config"]["vision"]["crop_size"]
@@ -1119,7 +1128,7 @@ ENGINE_ONLY_ITEMS = {
     "midashenglm": midashenglm_items, "funaudiochat": funaudiochat_items, "KeyeVL1_5": keye_vl1_5_items,
     "ovis2_6": ovis2_5_items, "chatglm": tile_items, "fun_asr_qwen3": fun_asr_items,
     "phi4-siglip": phi4_siglip_items, "step_robotics": step3_vl_items, "fire_red_asr2_qwen2": fire_red_asr2_items,
-    "moondream3": moondream3_items, "intern_s2_preview": qwen_items, "kimi_audio_qwen2": kimi_audio_items, "NemotronH_Nano_VL_V2": nemotron_nano_vl_items,
+    "moondream3": moondream3_items, "intern_s2_preview": qwen_items, "kimi_audio_qwen2": kimi_audio_items, "moss_audio": moss_audio_items, "NemotronH_Nano_VL_V2": nemotron_nano_vl_items,
     "NemotronH_Nano_Omni_Reasoning_V3": nemotron_omni_v3_items, "NemotronH_Super_Omni_Reasoning_V3": nemotron_omni_v3_items,
 }  # fmt: skip
 ITEMS.update(ENGINE_ONLY_ITEMS)
