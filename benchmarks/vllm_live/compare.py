@@ -207,6 +207,7 @@ ENGINE_ONLY_ARCHITECTURES = {
     "moondream3": "HfMoondream",
     "kimi_k3": "KimiK3ForConditionalGeneration",
     "intern_s2_preview": "InternS2PreviewForConditionalGeneration",
+    "interns2_mobius": "InternS2MobiusForConditionalGeneration",
     "interns1_pro": "InternS1ProForConditionalGeneration",
     "deepseek_v4_vision": "DeepseekV4ForConditionalGeneration",
     "deepseek_v41": "DeepseekV41ForCausalLM",
@@ -254,6 +255,7 @@ REMOTE_CONFIG_SECTIONS: dict[str, dict[str, str]] = {
     "moondream3": {},
     "kimi_k3": {"text_config": "auto", "vision_config": "plain"},
     "intern_s2_preview": {"text_config": "Qwen3_5MoeTextConfig", "vision_config": "Qwen3_5MoeVisionConfig"},
+    "interns2_mobius": {"text_config": "Qwen3_5MoeTextConfig", "vision_config": "Qwen3_5MoeVisionConfig"},
     "interns1_pro": {"text_config": "auto", "vision_config": "plain"},
     "mimo_v2": {},  # vLLM makes its own Mimo_VLVisionConfig of the dict (mimo_v2_omni.py)
     "kimi_audio_qwen2": {},
@@ -414,6 +416,15 @@ LM_ONLY_CHANGES: dict[str, dict[str, Any]] = {
             "shared_expert_intermediate_size": 32,
         }
     },  # as Qwen3.5-MoE's, below
+    "interns2_mobius": {
+        "text_config": {
+            "hidden_size": 64,
+            "head_dim": 32,
+            "moe_intermediate_size": 32,
+            "shared_expert_intermediate_size": 32,
+            "num_blocks": 1,  # Mobius's shared meta-MoE blocks: LM structure, not a width
+        }
+    },
     "qwen3_5_moe": {
         "text_config": {
             "hidden_size": 64,
@@ -1128,7 +1139,8 @@ ENGINE_ONLY_ITEMS = {
     "midashenglm": midashenglm_items, "funaudiochat": funaudiochat_items, "KeyeVL1_5": keye_vl1_5_items,
     "ovis2_6": ovis2_5_items, "chatglm": tile_items, "fun_asr_qwen3": fun_asr_items,
     "phi4-siglip": phi4_siglip_items, "step_robotics": step3_vl_items, "fire_red_asr2_qwen2": fire_red_asr2_items,
-    "moondream3": moondream3_items, "intern_s2_preview": qwen_items, "kimi_audio_qwen2": kimi_audio_items, "moss_audio": moss_audio_items, "NemotronH_Nano_VL_V2": nemotron_nano_vl_items,
+    "moondream3": moondream3_items, "intern_s2_preview": qwen_items, "interns2_mobius": qwen_items,
+    "kimi_audio_qwen2": kimi_audio_items, "moss_audio": moss_audio_items, "NemotronH_Nano_VL_V2": nemotron_nano_vl_items,
     "NemotronH_Nano_Omni_Reasoning_V3": nemotron_omni_v3_items, "NemotronH_Super_Omni_Reasoning_V3": nemotron_omni_v3_items,
 }  # fmt: skip
 ITEMS.update(ENGINE_ONLY_ITEMS)
