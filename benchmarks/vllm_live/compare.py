@@ -416,6 +416,28 @@ LM_ONLY_CHANGES: dict[str, dict[str, Any]] = {
             "shared_expert_intermediate_size": 32,
         }
     },  # as Qwen3.5-MoE's, below
+    # MiMo-V2-Omni's flat remote LM config: the fields vLLM's MiMo-V2 layers read (mimo_v2.py), dense layers
+    # (no CPU MoE kernel for the tiny width) and full attention only; the towers' widths are not the LM's.
+    "mimo_v2": {
+        "moe_layer_freq": [0, 0],
+        "hybrid_layer_pattern": [0, 0],
+        "attention_bias": False,
+        "hidden_act": "silu",
+        "layernorm_epsilon": 1e-5,
+        "n_group": 1,
+        "topk_group": 1,
+        "norm_topk_prob": True,
+        "tie_word_embeddings": False,
+        "max_position_embeddings": 1024,
+        "rope_theta": 10000.0,
+        "partial_rotary_factor": 1.0,
+        "sliding_window": None,
+        "sliding_window_size": None,
+        "swa_head_dim": 16,
+        "swa_v_head_dim": 16,
+        "swa_num_attention_heads": 2,
+        "swa_num_key_value_heads": 1,
+    },  # fmt: skip
     "interns2_mobius": {
         "text_config": {
             "hidden_size": 64,
@@ -1108,6 +1130,11 @@ def nemotron_omni_v3_items(config: dict[str, Any]) -> dict[str, dict[str, torch.
     return {**nemotron_nano_vl_items(config), "audio": audio}
 
 
+def mimo_v2_items(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Qwen2.5-VL-style image and video patches, and 64 frames of 128 mel bins (``audio_features``, [T, 128])."""
+    return {**qwen_items(config), "audio": {"audio_features": [torch.randn(64, 128)]}}
+
+
 def moss_audio_items(config: dict[str, Any]) -> dict[str, dict[str, torch.Tensor]]:
     """200 frames of the Whisper-style encoder's mels (``audio_data`` (1, mels, frames)) and their length."""
     bins = config["audio_config"]["num_mel_bins"]
@@ -1140,7 +1167,7 @@ ENGINE_ONLY_ITEMS = {
     "ovis2_6": ovis2_5_items, "chatglm": tile_items, "fun_asr_qwen3": fun_asr_items,
     "phi4-siglip": phi4_siglip_items, "step_robotics": step3_vl_items, "fire_red_asr2_qwen2": fire_red_asr2_items,
     "moondream3": moondream3_items, "intern_s2_preview": qwen_items, "interns2_mobius": qwen_items,
-    "kimi_audio_qwen2": kimi_audio_items, "moss_audio": moss_audio_items, "NemotronH_Nano_VL_V2": nemotron_nano_vl_items,
+    "kimi_audio_qwen2": kimi_audio_items, "moss_audio": moss_audio_items, "mimo_v2": mimo_v2_items, "NemotronH_Nano_VL_V2": nemotron_nano_vl_items,
     "NemotronH_Nano_Omni_Reasoning_V3": nemotron_omni_v3_items, "NemotronH_Super_Omni_Reasoning_V3": nemotron_omni_v3_items,
 }  # fmt: skip
 ITEMS.update(ENGINE_ONLY_ITEMS)
