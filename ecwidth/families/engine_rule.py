@@ -27,6 +27,11 @@ REMOTE_CODE = "no transformers class can build this family (remote code, which e
 ENCODER_IN_VLLM = "no transformers class can build this checkpoint (its encoder lives only in vLLM)"
 #: why nothing is built, for a family whose config class is the checkpoint's remote code.
 CHECKPOINT_CODE = "no transformers class can build this family (its config is the checkpoint's remote code, never run)"
+#: why nothing is built unless the user trusts the checkpoint: a family that declares ``snapshot_code``.
+SNAPSHOT_CODE = (
+    "no transformers class can build this family (remote code, measured only through the checkpoint's own code "
+    "files with --trust-remote-code)"
+)
 
 
 class EngineRuleAdapter(FamilyAdapter):

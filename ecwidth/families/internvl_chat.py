@@ -42,13 +42,10 @@ from typing import Any
 
 from ecwidth.families._intern_tiles import InternVLTiles
 from ecwidth.families.adapter import FamilyAdapter, register
+from ecwidth.families.engine_rule import SNAPSHOT_CODE
 from ecwidth.families.snapshot import SnapshotCode
 
 _ENGINE_ONLY = "no transformers class can build this family (remote code, which ecwidth never runs)"
-_SNAPSHOT_ONLY = (
-    "no transformers class can build this family (remote code, measured only through the checkpoint's own code "
-    "files with --trust-remote-code)"
-)
 #: Text model types whose tokenizers ``InternVLProcessingInfo.ctx_video_token`` maps to a video token.
 VIDEO_TEXT_MODEL_TYPES = frozenset({"qwen2", "qwen3", "qwen3_moe", "gpt_oss"})
 
@@ -85,7 +82,7 @@ class _TextWidth(FamilyAdapter):
 @register
 class InternVLChatAdapter(_TextWidth):
     model_types = ("internvl_chat",)
-    predicted_only = {"image": _SNAPSHOT_ONLY, "video": _SNAPSHOT_ONLY}
+    predicted_only = {"image": SNAPSHOT_CODE, "video": SNAPSHOT_CODE}
     #: with --trust-remote-code, the checkpoint's ``InternVLChatModel.extract_feature`` (ViT, pixel shuffle,
     #: ``mlp1``), which its ``chat`` feeds the language model, on InternViT's tiles.
     snapshot_code = SnapshotCode(

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ecwidth.errors import ConfigError, one_line
-from ecwidth.families.adapter import MODALITY_ORDER, FamilyAdapter, rows
+from ecwidth.families.adapter import MODALITY_ORDER, FamilyAdapter, resolve, rows
 from ecwidth.families.items import ItemKind
 
 if TYPE_CHECKING:
@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class SnapshotCode:
     """How a checkpoint's own classes encode: the auto class that builds them, the submodules of the encoder,
-    the method that turns one item's inputs into what the language model takes, and each modality's item."""
+    the method or module (a dotted path on the model) that turns one item's inputs into what the language model
+    takes (a tensor, or a tuple that starts with it), and each modality's item."""
 
     auto_class: str
     encoder_attributes: tuple[str, ...]
@@ -62,7 +63,7 @@ def _snapshot_class(family: type[FamilyAdapter]) -> type[FamilyAdapter]:
 
         def config_modalities(self, config: Any) -> tuple[str, ...]:
             """What the engine's rule ships for this config, of the modalities the snapshot's code takes."""
-            shipped = family.predict(self, config)
+            shipped = family().predict(config)  # the family as it answers without the flag: the engine's rule
             return tuple(modality for modality in MODALITY_ORDER if modality in shipped and modality in code.items)
 
         def construct(self, config: Any, dtype: torch.dtype) -> nn.Module:
@@ -88,7 +89,8 @@ def _snapshot_class(family: type[FamilyAdapter]) -> type[FamilyAdapter]:
                 ) from error
 
         def encode(self, model: nn.Module, modality: str, item: dict[str, Any]) -> torch.Tensor:
-            return rows(getattr(model, code.feature_method)(**item))
+            output = resolve(model, code.feature_method)(**item)
+            return rows(output[0] if isinstance(output, tuple) else output)
 
     SnapshotAdapter.__name__ = SnapshotAdapter.__qualname__ = f"Snapshot{family.__name__}"
     return SnapshotAdapter

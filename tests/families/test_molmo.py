@@ -1,4 +1,9 @@
-"""Molmo (remote code): engine only; the image projector's output, the flat config's hidden_size, predicted."""
+"""Molmo (remote code): the image projector's output, the flat config's hidden_size; predicted, or measured through
+the checkpoint's own code with --trust-remote-code."""
+
+import json
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -33,3 +38,23 @@ def test_a_published_auto_map_is_read_without_running_code():
     assert spec.config.hidden_size == raw["hidden_size"]
     with pytest.raises(AttributeError, match="read-only"):
         spec.config.model_type = "olmo"
+
+
+@pytest.fixture
+def snapshot(tmp_path):
+    """A copy of ``tests/snapshots/molmo``: a flat config and the code files its ``auto_map`` names (a stand-in)."""
+    return shutil.copytree(Path(__file__).parents[1] / "snapshots" / "molmo", tmp_path / "molmo-tiny")
+
+
+def test_with_trust_remote_code_the_checkpoints_vision_backbone_is_measured(snapshot):
+    hidden = json.loads((snapshot / "config.json").read_text())["hidden_size"]
+    result = ecwidth.measure(snapshot, device="cpu", trust_remote_code=True)
+    assert result.widths == {"image": hidden} == result.predicted
+    assert result.as_json()["built_from"] == "checkpoint"
+
+
+def test_the_measured_width_is_what_the_checkpoints_projector_ships(snapshot):
+    modeling = snapshot / "modeling_molmo.py"
+    modeling.write_text(modeling.read_text().replace("nn.Linear(16, config.hidden_size)", "nn.Linear(16, 56)"))
+    with pytest.warns(ecwidth.WidthMismatchWarning, match="measured image width 56"):
+        assert ecwidth.measure(snapshot, device="cpu", trust_remote_code=True).widths == {"image": 56}
