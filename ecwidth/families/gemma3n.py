@@ -87,12 +87,7 @@ class Gemma3nClip(ItemKind):
 @register
 class Gemma3nAdapter(FamilyAdapter):
     model_types = ("gemma3n",)
-    required_fields = (
-        "text_config.hidden_size",
-        "vision_config.hidden_size",
-        "vision_soft_tokens_per_image",
-        "audio_soft_tokens_per_image",
-    )
+    required_fields = ("text_config.hidden_size",)  # the rest, transformers' Gemma3nConfig supplies
     items = {"image": Gemma3nImage(), "audio": Gemma3nClip()}
     predicted_only = {"image": TIMM, "audio": TIMM}
     measured_with = "timm"
