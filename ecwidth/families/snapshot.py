@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ecwidth.errors import ConfigError, one_line
+from ecwidth.errors import ConfigError, EcwidthError, one_line
 from ecwidth.families.adapter import MODALITY_ORDER, FamilyAdapter, resolve, rows
 from ecwidth.families.items import ItemKind
 
@@ -81,6 +81,8 @@ def _snapshot_class(family: type[FamilyAdapter]) -> type[FamilyAdapter]:
                         config.auto_map[code.auto_class], config.name_or_path, local_files_only=True
                     )
                     return model_class._from_config(config, dtype=dtype)  # as AutoModel.from_config builds it
+            except EcwidthError:  # a deadline that expired while the code ran is the deadline's to report
+                raise
             except Exception as error:  # the checkpoint's code may raise anything: a package it imports, missing
                 raise ConfigError(
                     f"the checkpoint's modelling code could not build the model: {type(error).__name__}: "

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ecwidth.errors import ConfigError, one_line
+from ecwidth.errors import ConfigError, EcwidthError, one_line
 
 
 def code_file(code: str) -> str:
@@ -61,5 +61,7 @@ def snapshot_config(folder: Path, raw: Mapping[str, Any], *, auto_class: str, so
 
     try:
         return AutoConfig.from_pretrained(folder, trust_remote_code=True, local_files_only=True)
+    except EcwidthError:  # a deadline that expired while the code ran is the deadline's to report
+        raise
     except Exception as error:  # the checkpoint's code may raise anything; it is named, not hidden
         raise ConfigError(f"{source}: the checkpoint's configuration code failed: {one_line(error)}") from error

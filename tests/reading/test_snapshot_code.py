@@ -14,6 +14,7 @@ import pytest
 
 from ecwidth.cli.commands import main
 from ecwidth.errors import ConfigError, UnmeasurableError
+from ecwidth.measuring.deadline import DeadlineExceeded
 from ecwidth.measuring.measure import measure
 from ecwidth.measuring.predict import predict_widths
 from ecwidth.reading.configs import resolve_spec
@@ -147,3 +148,10 @@ def test_a_survey_measures_a_trusted_checkpoint_and_answers_an_untrusted_one_by_
             ("image", width, source),
             ("video", width, source),
         }
+
+
+def test_a_deadline_that_expires_inside_the_checkpoints_code_is_reported_as_the_deadline(checkpoint):
+    modeling = checkpoint / "modeling_internvl_chat.py"
+    modeling.write_text("import time\n\ntime.sleep(30)\n" + modeling.read_text())
+    with pytest.raises(DeadlineExceeded, match="building the encoder"):
+        measure(checkpoint, device="cpu", trust_remote_code=True, timeout=2)
