@@ -55,6 +55,7 @@ def cmd_measure(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             max_memory=_max_memory(args),
             progress=not args.no_progress,
+            trust_remote_code=args.trust_remote_code,
         )
     if not result.widths:
         raise EcwidthError(

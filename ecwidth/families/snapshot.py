@@ -19,8 +19,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ecwidth.errors import ConfigError, EcwidthError, one_line
-from ecwidth.families.adapter import MODALITY_ORDER, FamilyAdapter, resolve, rows
+from ecwidth.errors import ConfigError, EcwidthError, UnmeasurableError, one_line
+from ecwidth.families.adapter import (
+    MODALITY_ORDER,
+    FamilyAdapter,
+    find_adapter,
+    resolve,
+    rows,
+    supported_model_types,
+)
 from ecwidth.families.items import ItemKind
 
 if TYPE_CHECKING:
@@ -38,6 +45,22 @@ class SnapshotCode:
     encoder_attributes: tuple[str, ...]
     feature_method: str
     items: Mapping[str, ItemKind]
+
+
+def check_trusted_code_measures(spec: Any) -> None:
+    """Refuse to measure, with ``--trust-remote-code``, a remote-code family whose own code ecwidth cannot enter.
+
+    Raises:
+        UnmeasurableError: The family declares no ``snapshot_code``; names the families that do.
+    """
+    family = find_adapter(spec.model_type)
+    if family is not None and family.engine_only and family.snapshot_code is None and not spec.runs_snapshot_code:
+        entered = [t for t in supported_model_types() if getattr(find_adapter(t), "snapshot_code", None) is not None]
+        raise UnmeasurableError(
+            f"{spec.name} ({spec.model_type}): ecwidth knows no way into this family's own modelling code (it has "
+            f"one for {', '.join(entered)}), so --trust-remote-code cannot measure it; `ecwidth predict` gives the "
+            "engine's rule"
+        )
 
 
 def snapshot_adapter(adapter: FamilyAdapter) -> FamilyAdapter:

@@ -33,6 +33,7 @@ from ecwidth.engines.sizers import engine_sizes, undersized
 from ecwidth.errors import ConfigError, EcwidthError, NoTokenRuleError
 from ecwidth.families.adapter import FamilyAdapter
 from ecwidth.families.items import DummySize
+from ecwidth.families.snapshot import check_trusted_code_measures
 from ecwidth.measuring.build import build_encoder
 from ecwidth.measuring.deadline import Stages, check_timeout, deadline
 from ecwidth.measuring.devices import dtype_name, resolve_device, resolve_dtype
@@ -296,6 +297,8 @@ def measure(
     with deadline(timeout, _subject(model), "reading the config") as stages:
         spec = resolve_spec(model, trust_remote_code=trust_remote_code)
         stages.subject = spec.name
+        if trust_remote_code:
+            check_trusted_code_measures(spec)
         torch_device = resolve_device(device)
         result = _measure_spec(
             spec, modalities, stages, device=torch_device, dtype=resolve_dtype(dtype, torch_device), dummy=dummy,

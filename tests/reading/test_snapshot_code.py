@@ -18,6 +18,7 @@ from ecwidth.measuring.deadline import DeadlineExceeded
 from ecwidth.measuring.measure import measure
 from ecwidth.measuring.predict import predict_widths
 from ecwidth.reading.configs import resolve_spec
+from tests.tiny_configs import tiny_config
 
 SNAPSHOT = Path(__file__).parents[1] / "snapshots" / "internvl_chat"
 
@@ -155,3 +156,14 @@ def test_a_deadline_that_expires_inside_the_checkpoints_code_is_reported_as_the_
     modeling.write_text("import time\n\ntime.sleep(30)\n" + modeling.read_text())
     with pytest.raises(DeadlineExceeded, match="building the encoder"):
         measure(checkpoint, device="cpu", trust_remote_code=True, timeout=2)
+
+
+def test_trusting_a_family_ecwidth_has_no_way_into_says_so_and_names_those_it_has(tmp_path, capsys):
+    folder = tmp_path / "minicpmv-tiny"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps(tiny_config("minicpmv")))
+    with pytest.raises(UnmeasurableError, match="no way into this family's own modelling code .*internvl_chat, molmo"):
+        measure(folder, device="cpu", trust_remote_code=True)
+    assert main(["measure", "--config", str(folder), "--trust-remote-code", "--device", "cpu"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ecwidth: error: ") and err.count("\n") == 1 and "`ecwidth predict`" in err
