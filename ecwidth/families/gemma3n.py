@@ -75,7 +75,8 @@ class Gemma3nClip(ItemKind):
         import torch
 
         features = torch.randn(1, MINIMAL_FRAMES, config.audio_config.input_feat_size, dtype=dtype, device=device)
-        return {"input_features": features, "input_features_mask": torch.zeros(1, MINIMAL_FRAMES, dtype=torch.bool)}
+        padding = torch.zeros(1, MINIMAL_FRAMES, dtype=torch.bool, device=device)
+        return {"input_features": features, "input_features_mask": padding}
 
     def tokens(self, config: Any, item: ItemSize) -> int:
         return config.audio_soft_tokens_per_image
