@@ -497,15 +497,15 @@ def prepared(model_type: str) -> tuple[Path, dict[str, Any]]:
 
 #: Mistral-format checkpoints run here, by name: the tiny ``params.json`` in ``tests/tiny/mistral/`` each reads.
 MISTRAL_FORMAT = {"voxtral@params.json": "voxtral", "voxtral_realtime@params.json": "voxtral_realtime"}
-#: Text-model fields vLLM's Mistral loader needs that a width never reads: a vocabulary that holds the Tekken
-#: tokenizer's ids, and the context length the file would otherwise be asked of the hub for.
+#: A text-model field vLLM's Mistral loader needs that a width never reads: the context length it would otherwise
+#: ask the hub for. The vocabulary is sized to the Tekken tokenizer written beside the file.
 MISTRAL_LM_FIELDS = {"max_position_embeddings": 1024}
 
 
 def prepared_mistral(name: str) -> tuple[Path, dict[str, Any]]:
     """A folder with the tiny ``params.json`` and a Tekken tokenizer, and the params as vLLM reads them."""
     params = json.loads((TINY / "mistral" / f"{MISTRAL_FORMAT[name]}.json").read_text())
-    folder = WORK / name.replace("@", "-")
+    folder = WORK / f"{MISTRAL_FORMAT[name]}-mistral"
     folder.mkdir(parents=True, exist_ok=True)
     params.update(MISTRAL_LM_FIELDS, vocab_size=write_tekken(folder, params))
     (folder / "params.json").write_text(json.dumps(params, indent=1))
