@@ -54,8 +54,8 @@ def check_trusted_code_measures(spec: Any) -> None:
         UnmeasurableError: The family declares no ``snapshot_code``; names the families that do.
     """
     family = find_adapter(spec.model_type)
-    if family is not None and family.engine_only and family.snapshot_code is None and not spec.runs_snapshot_code:
-        entered = [t for t in supported_model_types() if getattr(find_adapter(t), "snapshot_code", None) is not None]
+    if family is not None and family.engine_only and family.snapshot_code is None:
+        entered = [t for t in supported_model_types() if find_adapter(t).snapshot_code is not None]
         raise UnmeasurableError(
             f"{spec.name} ({spec.model_type}): ecwidth knows no way into this family's own modelling code (it has "
             f"one for {', '.join(entered)}), so --trust-remote-code cannot measure it; `ecwidth predict` gives the "
